@@ -1,0 +1,279 @@
+package gosrc
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"go/types"
+	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/mglayout/mglayout/layout"
+)
+
+// Config says what to load.
+type Config struct {
+	Dir   string   // directory to resolve patterns in; "" for the current one
+	Archs []string // GOARCHes to size for; nil for the host's
+	Tags  []string // build tags
+	// Types selects struct types by name ("T" or "import/path.T"); nil
+	// selects every struct type declared or instantiated in the packages.
+	Types []string
+}
+
+// Result is what Load found.
+type Result struct {
+	Structs []*layout.Struct // for each GOARCH in order, sorted by name
+	// Notes are things a user should know that are not errors, such as a
+	// generic type that was skipped because nothing instantiates it.
+	Notes []string
+}
+
+// Load loads the packages matching patterns once per GOARCH and returns the
+// layout of their struct types. Missing packages and type errors are
+// errors: a layout computed from a package that does not compile would be
+// a guess.
+func Load(cfg Config, patterns []string) (*Result, error) {
+	archs := cfg.Archs
+	if len(archs) == 0 {
+		archs = []string{hostArch()}
+	}
+	res := &Result{}
+	wanted := map[string]bool{}
+	for _, t := range cfg.Types {
+		wanted[t] = false
+	}
+	for _, arch := range archs {
+		if types.SizesFor("gc", arch) == nil {
+			return nil, fmt.Errorf("unknown GOARCH %q in -arch (see `go tool dist list` for the valid ones)", arch)
+		}
+		pkgs, err := loadArch(cfg, arch, patterns)
+		if err != nil {
+			return nil, err
+		}
+		for _, pkg := range pkgs {
+			structs, notes, err := structsOf(pkg, arch, wanted)
+			if err != nil {
+				return nil, err
+			}
+			res.Structs = append(res.Structs, structs...)
+			if arch == archs[0] {
+				res.Notes = append(res.Notes, notes...)
+			}
+		}
+	}
+	var missing []string
+	for t, found := range wanted {
+		if !found {
+			missing = append(missing, t)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return nil, fmt.Errorf("no struct type %s in %s (list the types with `mglayout layout %s`)",
+			strings.Join(missing, ", "), strings.Join(patterns, " "), strings.Join(patterns, " "))
+	}
+	return res, nil
+}
+
+func hostArch() string {
+	if a := os.Getenv("GOARCH"); a != "" {
+		return a
+	}
+	return runtime.GOARCH
+}
+
+func loadArch(cfg Config, arch string, patterns []string) ([]*packages.Package, error) {
+	pcfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
+			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedTypesSizes,
+		Dir: cfg.Dir,
+		Env: append(os.Environ(), "GOARCH="+arch),
+	}
+	if len(cfg.Tags) > 0 {
+		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
+	}
+	pkgs, err := packages.Load(pcfg, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %v", strings.Join(patterns, " "), firstLine(err.Error()))
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("no Go packages match %s (check the pattern, e.g. ./...)", strings.Join(patterns, " "))
+	}
+	for _, pkg := range pkgs {
+		if len(pkg.Errors) > 0 {
+			return nil, packageError(pkg, arch)
+		}
+	}
+	slices.SortFunc(pkgs, func(a, b *packages.Package) int { return cmp.Compare(a.PkgPath, b.PkgPath) })
+	return pkgs, nil
+}
+
+// packageError turns a package's first error into one line that names the
+// package and what to do.
+func packageError(pkg *packages.Package, arch string) error {
+	e := pkg.Errors[0]
+	name := pkg.PkgPath
+	if name == "" {
+		name = pkg.ID
+	}
+	msg := firstLine(e.Msg)
+	switch e.Kind {
+	case packages.TypeError:
+		return fmt.Errorf("package %s does not type-check for GOARCH=%s: %s: %s (fix it so that `go build` succeeds)", name, arch, relPos(e.Pos), msg)
+	case packages.ListError:
+		return fmt.Errorf("package %s: %s (check the import path or pattern)", name, msg)
+	}
+	if e.Pos != "" && e.Pos != "-" {
+		msg = relPos(e.Pos) + ": " + msg
+	}
+	return fmt.Errorf("package %s: %s (fix it so that `go build` succeeds)", name, msg)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+// relPos shortens an absolute file position to one relative to the working
+// directory, as the go command prints it.
+func relPos(pos string) string {
+	wd, err := os.Getwd()
+	if err != nil || !filepath.IsAbs(pos) {
+		return pos
+	}
+	if rel, err := filepath.Rel(wd, pos); err == nil && !strings.HasPrefix(rel, "..") {
+		return "./" + rel
+	}
+	return pos
+}
+
+// structsOf returns the layouts of the struct types declared in pkg and of
+// the generic struct types it instantiates.
+func structsOf(pkg *packages.Package, arch string, wanted map[string]bool) ([]*layout.Struct, []string, error) {
+	dirs, err := ParseDirectives(pkg.Fset, pkg.Syntax, pkg.TypesInfo)
+	if err != nil {
+		return nil, nil, errors.New(relPos(err.Error()))
+	}
+	b, err := NewBuilder(arch, layout.SourceGo, dirs)
+	if err != nil {
+		return nil, nil, err
+	}
+	b.Qualifier = func(p *types.Package) string {
+		if p == pkg.Types {
+			return ""
+		}
+		return p.Name()
+	}
+	fullName := func(t types.Type) string { return types.TypeString(t, (*types.Package).Path) }
+	selected := func(full, short string) bool {
+		if len(wanted) == 0 {
+			return true
+		}
+		for _, name := range []string{full, short} {
+			if _, ok := wanted[name]; ok {
+				wanted[name] = true
+				return true
+			}
+		}
+		return false
+	}
+
+	var structs []*layout.Struct
+	var notes []string
+	add := func(t *types.Named, short string) error {
+		full := fullName(t)
+		if !selected(full, short) {
+			return nil
+		}
+		var align int64
+		if d := dirs[t.Obj()]; d != nil {
+			align = d.Align
+		}
+		s, err := b.Build(full, t, align, relPos(pkg.Fset.Position(t.Obj().Pos()).String()))
+		if err != nil {
+			return err
+		}
+		structs = append(structs, s)
+		return nil
+	}
+
+	scope := pkg.Types.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok {
+			continue
+		}
+		if _, ok := named.Underlying().(*types.Struct); !ok {
+			continue
+		}
+		if named.TypeParams().Len() > 0 {
+			notes = append(notes, fmt.Sprintf("%s: generic type %s skipped; its instantiations are shown where the package uses them",
+				relPos(pkg.Fset.Position(tn.Pos()).String()), fullName(named)))
+			continue
+		}
+		if err := add(named, name); err != nil {
+			return nil, nil, err
+		}
+	}
+
+	// Instantiated generic structs, each once, in a stable order.
+	seen := map[string]*types.Named{}
+	for _, inst := range pkg.TypesInfo.Instances {
+		named, ok := inst.Type.(*types.Named)
+		if !ok || !isConcrete(named) {
+			continue
+		}
+		if _, ok := named.Underlying().(*types.Struct); ok {
+			seen[fullName(named)] = named
+		}
+	}
+	for _, full := range slices.Sorted(maps.Keys(seen)) {
+		named := seen[full]
+		if err := add(named, types.TypeString(named, b.Qualifier)); err != nil {
+			return nil, nil, err
+		}
+	}
+	return structs, notes, nil
+}
+
+// isConcrete reports whether no type argument of t mentions a type
+// parameter, as instantiations inside a generic function's body do.
+func isConcrete(t *types.Named) bool {
+	for arg := range t.TypeArgs().Types() {
+		if hasTypeParam(arg) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasTypeParam(t types.Type) bool {
+	switch t := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Named:
+		return !isConcrete(t)
+	case *types.Pointer:
+		return hasTypeParam(t.Elem())
+	case *types.Slice:
+		return hasTypeParam(t.Elem())
+	case *types.Array:
+		return hasTypeParam(t.Elem())
+	case *types.Chan:
+		return hasTypeParam(t.Elem())
+	case *types.Map:
+		return hasTypeParam(t.Key()) || hasTypeParam(t.Elem())
+	}
+	return false
+}

@@ -1,0 +1,138 @@
+package layout
+
+import "fmt"
+
+// Source says where a layout came from.
+type Source string
+
+const (
+	SourceKernel Source = "kernel" // a built-in model of a Linux kernel struct
+	SourceGo     Source = "go"     // a Go type, sized by go/types for one GOARCH
+	SourceDWARF  Source = "dwarf"  // a struct read from an object's debug info
+)
+
+// Kind classifies a member by how the analysis treats its bytes.
+type Kind uint8
+
+const (
+	KindScalar Kind = iota // a value that is read and written as a whole (numbers, pointers, strings, interfaces)
+	KindStruct             // a nested struct; its members follow it in Struct.Fields
+	KindUnion              // a nested union; its members follow it, all at its offset
+	KindArray              // an array, kept as one member
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindStruct:
+		return "struct"
+	case KindUnion:
+		return "union"
+	case KindArray:
+		return "array"
+	}
+	return "scalar"
+}
+
+// Field is one member at any depth. Offsets are absolute: bytes from the
+// start of the outermost object, so that line arithmetic needs no context.
+type Field struct {
+	Path   string // dotted path from the outermost object, e.g. "timekeeper.tkr_mono.shift"
+	Name   string // last element of Path; empty for an anonymous struct or union
+	Type   string // the type as the source spells it ("u64", "struct timekeeper", "atomic.Int64")
+	Offset int64
+	Size   int64
+	Align  int64
+	Kind   Kind
+	Depth  int // 0 for members of the outermost object
+	Parent int // index in Struct.Fields of the enclosing member, -1 at depth 0
+
+	// BitSize is non-zero for a bitfield, whose first bit is BitOffset bits
+	// past Offset.
+	BitOffset int64
+	BitSize   int64
+}
+
+// End is the offset of the first byte past the field.
+func (f *Field) End() int64 { return f.Offset + f.Size }
+
+// Aggregate reports whether the field's members follow it in the list.
+func (f *Field) Aggregate() bool { return f.Kind == KindStruct || f.Kind == KindUnion }
+
+// Struct is the layout of one type (or one object of a type) for one
+// architecture.
+type Struct struct {
+	Name   string // "tk_core@v6.1", "import/path.Type", or a C tag name
+	Source Source
+	Arch   string // GOARCH whose sizes were used, e.g. "amd64"
+	Size   int64
+	// Align is the alignment the object is guaranteed to start at: the
+	// type's own, or a declared one such as the kernel's
+	// ____cacheline_aligned. It decides the reachable phases.
+	Align int64
+	// Fields lists every member at every depth, depth first: each aggregate
+	// comes before its members, and the members of one aggregate are in
+	// offset order (so the list is in offset order unless a union holds
+	// a struct).
+	Fields []Field
+	// Doc says where the layout comes from (kernel version and commit for
+	// the built-in models, file:line for Go types).
+	Doc string
+}
+
+// Members returns the indexes of the direct members of the aggregate at
+// index parent (-1 for the outermost object), in offset order.
+func (s *Struct) Members(parent int) []int {
+	var idx []int
+	for i := range s.Fields {
+		if s.Fields[i].Parent == parent {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// Field returns the member with the given dotted path, or nil.
+func (s *Struct) Field(path string) *Field {
+	for i := range s.Fields {
+		if s.Fields[i].Path == path {
+			return &s.Fields[i]
+		}
+	}
+	return nil
+}
+
+// Validate checks the invariants every loader must keep: members lie inside
+// their parents and the object, parents come before their members, and
+// offsets respect alignments. A violation is a loader bug, so the error
+// names the member.
+func (s *Struct) Validate() error {
+	if s.Size < 0 || s.Align <= 0 || s.Align&(s.Align-1) != 0 {
+		return fmt.Errorf("%s: size %d, align %d", s.Name, s.Size, s.Align)
+	}
+	for i := range s.Fields {
+		f := &s.Fields[i]
+		lo, hi := int64(0), s.Size
+		if f.Parent >= 0 {
+			if f.Parent >= i {
+				return fmt.Errorf("%s: %s listed before its parent", s.Name, f.Path)
+			}
+			p := &s.Fields[f.Parent]
+			lo, hi = p.Offset, p.End()
+		}
+		if f.Offset < lo || f.End() > hi {
+			return fmt.Errorf("%s: %s [%d,%d) outside its parent [%d,%d)", s.Name, f.Path, f.Offset, f.End(), lo, hi)
+		}
+		if f.Align > 0 && f.BitSize == 0 && f.Offset%f.Align != 0 && s.Source != SourceDWARF {
+			return fmt.Errorf("%s: %s at %d is not %d-aligned", s.Name, f.Path, f.Offset, f.Align)
+		}
+	}
+	last := map[int]int64{}
+	for i := range s.Fields {
+		f := &s.Fields[i]
+		if prev, ok := last[f.Parent]; ok && f.Offset < prev {
+			return fmt.Errorf("%s: %s at %d listed after a sibling at %d", s.Name, f.Path, f.Offset, prev)
+		}
+		last[f.Parent] = f.Offset
+	}
+	return nil
+}
