@@ -1,0 +1,106 @@
+package render
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout"
+)
+
+// Markdown writes each struct as a heading, a table with a row per member,
+// hole and tail padding and a column per line size, rows marking the line
+// boundaries, and a summary sentence: ready to paste into a pull request or
+// a patch discussion.
+func Markdown(w io.Writer, structs []*layout.Struct, o Options) error {
+	var b strings.Builder
+	for i, s := range structs {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		markdownStruct(&b, s, o)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func markdownStruct(b *strings.Builder, s *layout.Struct, o Options) {
+	fmt.Fprintf(b, "### `%s` (%s, %s)\n\n", s.Name, s.Source, s.Arch)
+	if syn := synopsis(s.Doc); syn != "" {
+		fmt.Fprintf(b, "%s\n\n", syn)
+	}
+	b.WriteString("| offset | size | member | type |")
+	for _, l := range o.Lines {
+		fmt.Fprintf(b, " line %d |", l)
+	}
+	b.WriteString("\n|---:|---:|---|---|")
+	for range o.Lines {
+		b.WriteString("---:|")
+	}
+	b.WriteString("\n")
+
+	row := func(off, size int64, member, typ string) {
+		fmt.Fprintf(b, "| %d | %d | %s | %s |", off, size, member, typ)
+		for _, l := range o.Lines {
+			fmt.Fprintf(b, " %s |", strings.Replace(layout.SpanOf(off, size, l, 0).String(), "-", "–", 1))
+		}
+		b.WriteString("\n")
+	}
+	var holes []layout.Hole
+	for _, h := range s.Holes() {
+		if o.Expand || h.In < 0 {
+			holes = append(holes, h)
+		}
+	}
+	slices.SortStableFunc(holes, func(a, b layout.Hole) int { return cmp.Compare(a.Offset, b.Offset) })
+	// flushHoles writes the rows of the holes that begin before upTo.
+	flushHoles := func(upTo int64) {
+		for len(holes) > 0 && holes[0].Offset < upTo {
+			row(holes[0].Offset, holes[0].Size, "*hole*", "")
+			holes = holes[1:]
+		}
+	}
+	var last int64
+	for _, i := range o.visible(s) {
+		f := &s.Fields[i]
+		flushHoles(f.Offset)
+		for _, bd := range crossed(o.Lines, last, f.Offset) {
+			fmt.Fprintf(b, "| **%d** | | *%s begins* | |%s\n", bd.offset, bd.label(), strings.Repeat(" |", len(o.Lines)))
+		}
+		last = max(last, f.Offset)
+		name := "`" + f.Path + "`"
+		if f.Name == "" {
+			name = "*anonymous " + f.Kind.String() + "*"
+		}
+		row(f.Offset, f.Size, name, "`"+f.Type+"`")
+	}
+	flushHoles(s.Size + 1)
+	if p := s.TailPadding(-1); p > 0 {
+		row(s.Size-p, p, "*padding*", "")
+	}
+
+	var counts []string
+	for _, l := range o.Lines {
+		counts = append(counts, fmt.Sprintf("%d at %d B", s.LineCount(l), l))
+	}
+	direct := s.DirectHoles(-1)
+	var hs int64
+	for _, h := range direct {
+		hs += h.Size
+	}
+	holeText := "no holes"
+	if len(direct) > 0 {
+		holeText = fmt.Sprintf("%d %s (%d bytes)", len(direct), plural(len(direct), "hole", "holes"), hs)
+	}
+	fmt.Fprintf(b, "\nSize %d bytes, aligned to %d; lines: %s; %s, %d bytes of tail padding. Phases: %s.\n",
+		s.Size, s.Align, strings.Join(counts, ", "), holeText, s.TailPadding(-1), phaseSummary(s, o.Lines))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

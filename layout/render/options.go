@@ -1,0 +1,111 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout"
+)
+
+// Options control what a renderer shows.
+type Options struct {
+	// Lines are the line sizes to show, ascending; each gets a column and
+	// boundary markers.
+	Lines []int64
+	// Expand shows the members of nested structs and unions inline with
+	// absolute offsets, like pahole -E.
+	Expand bool
+}
+
+// visible returns the indexes of the members to print.
+func (o Options) visible(s *layout.Struct) []int {
+	var idx []int
+	for i := range s.Fields {
+		if o.Expand || s.Fields[i].Depth == 0 {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// boundary is a line boundary inside an object, for one or more line
+// sizes at once.
+type boundary struct {
+	offset int64
+	lines  []lineIndex
+}
+
+type lineIndex struct{ size, index int64 }
+
+func (b boundary) label() string {
+	var parts []string
+	for _, l := range b.lines {
+		parts = append(parts, fmt.Sprintf("%d B line %d", l.size, l.index))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// crossed returns the boundaries in (after, upTo], keeping for each line
+// size only the last one, as pahole does: a member spanning several lines
+// is followed by one marker per line size, not one per line.
+func crossed(lines []int64, after, upTo int64) []boundary {
+	byOffset := map[int64][]lineIndex{}
+	var offsets []int64
+	for _, l := range lines {
+		b := upTo / l * l
+		if b <= after || b == 0 {
+			continue
+		}
+		if _, ok := byOffset[b]; !ok {
+			offsets = append(offsets, b)
+		}
+		byOffset[b] = append(byOffset[b], lineIndex{l, b / l})
+	}
+	slices.Sort(offsets)
+	var out []boundary
+	for _, off := range offsets {
+		out = append(out, boundary{off, byOffset[off]})
+	}
+	return out
+}
+
+// naturalAlign is the alignment the members alone require; a larger
+// Struct.Align was forced (an aligned attribute or directive).
+func naturalAlign(s *layout.Struct) int64 {
+	a := int64(1)
+	for _, i := range s.Members(-1) {
+		a = max(a, s.Fields[i].Align)
+	}
+	return a
+}
+
+// paddedMembers counts the direct members of parent that are structs with
+// tail padding, and sums that padding: pahole's "paddings".
+func paddedMembers(s *layout.Struct, parent int) (n int, sum int64) {
+	for _, i := range s.Members(parent) {
+		if s.Fields[i].Kind == layout.KindStruct {
+			if p := s.TailPadding(i); p > 0 {
+				n++
+				sum += p
+			}
+		}
+	}
+	return n, sum
+}
+
+func phaseSummary(s *layout.Struct, lines []int64) string {
+	var parts []string
+	for _, l := range lines {
+		ps := s.Phases(l)
+		strs := make([]string, len(ps))
+		for i, p := range ps {
+			strs[i] = fmt.Sprint(p)
+		}
+		if len(ps) > 8 {
+			strs = []string{fmt.Sprintf("every multiple of %d below %d", ps[1], l)}
+		}
+		parts = append(parts, fmt.Sprintf("%s at %d B", strings.Join(strs, ", "), l))
+	}
+	return strings.Join(parts, "; ")
+}
