@@ -59,7 +59,7 @@ func ParseDirectives(fset *token.FileSet, files []*ast.File, info *types.Info) (
 					dirs[obj] = d
 				}
 				if err := d.parse(c.Text); err != nil {
-					return fmt.Errorf("%s: %v", fset.Position(c.Slash), err)
+					return &DirectiveError{fset.Position(c.Slash), err.Error()}
 				}
 			}
 			return nil
@@ -93,14 +93,22 @@ func ParseDirectives(fset *token.FileSet, files []*ast.File, info *types.Info) (
 		for _, group := range file.Comments {
 			for _, c := range group.List {
 				if strings.HasPrefix(c.Text, Prefix) && !attached[c] {
-					return nil, fmt.Errorf("%s: %s is not in the doc comment of a type or variable declaration (put it directly above the declaration)",
-						fset.Position(c.Slash), strings.Fields(c.Text)[0])
+					return nil, &DirectiveError{fset.Position(c.Slash), strings.Fields(c.Text)[0] +
+						" is not in the doc comment of a type or variable declaration (put it directly above the declaration)"}
 				}
 			}
 		}
 	}
 	return dirs, nil
 }
+
+// DirectiveError is a directive that cannot be used, at its position.
+type DirectiveError struct {
+	Pos token.Position
+	Msg string
+}
+
+func (e *DirectiveError) Error() string { return e.Pos.String() + ": " + e.Msg }
 
 func (d *TypeDirectives) parse(text string) error {
 	words := strings.Fields(strings.TrimPrefix(text, Prefix))
