@@ -2,7 +2,6 @@ package gosrc
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"go/types"
 	"maps"
@@ -47,7 +46,7 @@ func Load(cfg Config, patterns []string) (*Result, error) {
 	res := &Result{}
 	wanted := map[string]bool{}
 	for _, t := range cfg.Types {
-		wanted[t] = false
+		wanted[strings.ReplaceAll(t, ", ", ",")] = false
 	}
 	for _, arch := range archs {
 		if types.SizesFor("gc", arch) == nil {
@@ -118,7 +117,15 @@ func loadArch(cfg Config, arch string, patterns []string) ([]*packages.Package, 
 // packageError turns a package's first error into one line that names the
 // package and what to do.
 func packageError(pkg *packages.Package, arch string) error {
+	// The go command reports a compile error as a list error too, after a
+	// "# package" line; the type checker's own report has the position.
 	e := pkg.Errors[0]
+	for _, te := range pkg.Errors {
+		if te.Kind == packages.TypeError {
+			e = te
+			break
+		}
+	}
 	name := pkg.PkgPath
 	if name == "" {
 		name = pkg.ID
@@ -158,8 +165,10 @@ func relPos(pos string) string {
 // the generic struct types it instantiates.
 func structsOf(pkg *packages.Package, arch string, wanted map[string]bool) ([]*layout.Struct, []string, error) {
 	dirs, err := ParseDirectives(pkg.Fset, pkg.Syntax, pkg.TypesInfo)
-	if err != nil {
-		return nil, nil, errors.New(relPos(err.Error()))
+	if de, ok := err.(*DirectiveError); ok {
+		return nil, nil, fmt.Errorf("%s: %s", relPos(de.Pos.String()), de.Msg)
+	} else if err != nil {
+		return nil, nil, err
 	}
 	b, err := NewBuilder(arch, layout.SourceGo, dirs)
 	if err != nil {
@@ -171,12 +180,19 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool) ([]*l
 		}
 		return p.Name()
 	}
-	fullName := func(t types.Type) string { return types.TypeString(t, (*types.Package).Path) }
+	// Type arguments are written without a space after the comma, as
+	// reflect and the linker's DWARF write them.
+	fullName := func(t types.Type) string {
+		return strings.ReplaceAll(types.TypeString(t, (*types.Package).Path), ", ", ",")
+	}
 	selected := func(full, short string) bool {
 		if len(wanted) == 0 {
 			return true
 		}
 		for _, name := range []string{full, short} {
+			// go/types writes type arguments with ", "; users type them
+			// with or without the space.
+			name = strings.ReplaceAll(name, ", ", ",")
 			if _, ok := wanted[name]; ok {
 				wanted[name] = true
 				return true
@@ -218,8 +234,8 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool) ([]*l
 			continue
 		}
 		if named.TypeParams().Len() > 0 {
-			notes = append(notes, fmt.Sprintf("%s: generic type %s skipped; its instantiations are shown where the package uses them",
-				relPos(pkg.Fset.Position(tn.Pos()).String()), fullName(named)))
+			notes = append(notes, fmt.Sprintf("%s: generic type %s.%s skipped; its instantiations are shown where the package uses them",
+				relPos(pkg.Fset.Position(tn.Pos()).String()), pkg.PkgPath, name))
 			continue
 		}
 		if err := add(named, name); err != nil {
