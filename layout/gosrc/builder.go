@@ -124,11 +124,8 @@ func (b *Builder) kind(t types.Type) layout.Kind {
 		if d := b.directives(t); d != nil && d.Union {
 			return layout.KindUnion
 		}
-		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
-			switch n.Obj().Pkg().Path() {
-			case "sync", "sync/atomic":
-				return layout.KindScalar
-			}
+		if n, ok := types.Unalias(t).(*types.Named); ok && opaque(n) {
+			return layout.KindScalar
 		}
 		if u.NumFields() == 0 {
 			return layout.KindScalar
@@ -136,6 +133,15 @@ func (b *Builder) kind(t types.Type) layout.Kind {
 		return layout.KindStruct
 	}
 	return layout.KindScalar
+}
+
+// opaque reports whether a named type belongs to sync or sync/atomic,
+// whose values are used as one unit.
+func opaque(n *types.Named) bool {
+	if pkg := n.Obj().Pkg(); pkg != nil {
+		return pkg.Path() == "sync" || pkg.Path() == "sync/atomic"
+	}
+	return false
 }
 
 func (b *Builder) directives(t types.Type) *TypeDirectives {

@@ -98,6 +98,11 @@ func loadArch(cfg Config, arch string, patterns []string) ([]*packages.Package, 
 	if len(cfg.Tags) > 0 {
 		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
 	}
+	if cfg.Dir != "" {
+		if _, err := os.Stat(cfg.Dir); err != nil {
+			return nil, fmt.Errorf("directory %s: %v", cfg.Dir, err)
+		}
+	}
 	pkgs, err := packages.Load(pcfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %v", strings.Join(patterns, " "), firstLine(err.Error()))
@@ -143,9 +148,11 @@ func packageError(pkg *packages.Package, arch string) error {
 	return fmt.Errorf("package %s: %s (fix it so that `go build` succeeds)", name, msg)
 }
 
+// firstLine returns the first line of a go command message, without the
+// "; to add it:" that announces a suggestion on the next line.
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
+	return strings.TrimSuffix(s, "; to add it:")
 }
 
 // relPos shortens an absolute file position to one relative to the working
@@ -247,7 +254,7 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool) ([]*l
 	seen := map[string]*types.Named{}
 	for _, inst := range pkg.TypesInfo.Instances {
 		named, ok := inst.Type.(*types.Named)
-		if !ok || !isConcrete(named) {
+		if !ok || !isConcrete(named) || opaque(named) {
 			continue
 		}
 		if _, ok := named.Underlying().(*types.Struct); ok {
