@@ -45,6 +45,7 @@ type Field struct {
 	Kind   Kind
 	Depth  int // 0 for members of the outermost object
 	Parent int // index in Struct.Fields of the enclosing member, -1 at depth 0
+	Len    int64 // number of elements of an array member
 
 	// BitSize is non-zero for a bitfield, whose first bit is BitOffset bits
 	// past Offset.
@@ -74,6 +75,9 @@ type Struct struct {
 	// offset order (so the list is in offset order unless a union holds
 	// a struct).
 	Fields []Field
+	// Pointers is set for a Go type whose values hold pointers, which
+	// changes where the allocator places it.
+	Pointers bool
 	// Doc says where the layout comes from (kernel version and commit for
 	// the built-in models, file:line for Go types).
 	Doc string

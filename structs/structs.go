@@ -70,7 +70,7 @@ var parse = sync.OnceValues(func() (map[string]*parsed, error) {
 		}
 		p := &parsed{dirs: dirs}
 		docs := declDocs(files, info)
-		for obj, d := range dirs {
+		for obj, d := range dirs.Types {
 			if d.Model != "" {
 				p.models = append(p.models, model{name: d.Model, obj: obj, align: d.Align, doc: docs[obj]})
 			}

@@ -75,6 +75,9 @@ func (b *Builder) members(s *layout.Struct, parent int, prefix string, base int6
 			Depth:  depth,
 			Parent: parent,
 		}
+		if a, ok := ft.Underlying().(*types.Array); ok {
+			f.Len = a.Len()
+		}
 		childPrefix := join(prefix, v.Name())
 		if b.anonymous(v, kind) {
 			// A C anonymous struct or union: its members are reached
@@ -146,7 +149,7 @@ func opaque(n *types.Named) bool {
 
 func (b *Builder) directives(t types.Type) *TypeDirectives {
 	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return b.Directives[n.Origin().Obj()]
+		return b.Directives.Type(n.Origin().Obj())
 	}
 	return nil
 }

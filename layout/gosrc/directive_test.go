@@ -14,7 +14,7 @@ func parseDirectives(t *testing.T, src string) (Directives, *types.Package, erro
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "d.go", src, parser.ParseComments)
 	if err != nil {
-		return nil, nil, err
+		return Directives{}, nil, err
 	}
 	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
 	pkg, err := new(types.Config).Check("d", fset, []*ast.File{f}, info)
@@ -48,8 +48,8 @@ var V T
 	}
 	check := func(name string, want TypeDirectives) {
 		t.Helper()
-		d := dirs[pkg.Scope().Lookup(name)]
-		if d == nil || *d != want {
+		d := dirs.Type(pkg.Scope().Lookup(name))
+		if d == nil || d.Align != want.Align || d.Union != want.Union || d.Model != want.Model {
 			t.Errorf("%s: %+v, want %+v", name, d, want)
 		}
 	}
@@ -61,9 +61,9 @@ var V T
 func TestParseDirectivesErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"package d\n\n//mglayout:align 96\ntype T struct{}\n", `d.go:3:1: //mglayout:align 96: "96" is not a power of two`},
-		{"package d\n\n//mglayout:algin 64\ntype T struct{}\n", `d.go:3:1: malformed directive "//mglayout:algin 64" (accepted: //mglayout:align N`},
+		{"package d\n\n//mglayout:algin 64\ntype T struct{}\n", `d.go:3:1: malformed directive "//mglayout:algin 64" (accepted: //mglayout:path NAME`},
 		{"package d\n\n//mglayout:union please\ntype T struct{}\n", `d.go:3:1: malformed directive "//mglayout:union please"`},
-		{"package d\n\nfunc f() {\n\t//mglayout:align 64\n}\n", `d.go:4:2: //mglayout:align is not in the doc comment of a type or variable declaration`},
+		{"package d\n\nfunc f() {\n\t//mglayout:align 64\n}\n", `d.go:4:2: //mglayout:align is not in the doc comment of a type or variable declaration or in a struct field's comment`},
 		{"package d\n\n//mglayout:\ntype T struct{}\n", `d.go:3:1: empty directive`},
 	} {
 		_, _, err := parseDirectives(t, tc.src)
@@ -81,7 +81,7 @@ func FuzzDirective(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		var d TypeDirectives
-		if err := d.parse(text); err != nil && strings.Contains(err.Error(), "\n") && !strings.Contains(text, "\n") {
+		if err := d.parse(text, token.Position{}); err != nil && strings.Contains(err.Error(), "\n") && !strings.Contains(text, "\n") {
 			t.Errorf("error has several lines: %q", err)
 		}
 		if d.Align < 0 || (d.Align > 0 && d.Align&(d.Align-1) != 0) {

@@ -216,7 +216,7 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool) ([]*l
 			return nil
 		}
 		var align int64
-		if d := dirs[t.Obj()]; d != nil {
+		if d := dirs.Type(t.Obj()); d != nil {
 			align = d.Align
 		}
 		s, err := b.Build(full, t, align, relPos(pkg.Fset.Position(t.Obj().Pos()).String()))
