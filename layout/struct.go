@@ -43,8 +43,8 @@ type Field struct {
 	Size   int64
 	Align  int64
 	Kind   Kind
-	Depth  int // 0 for members of the outermost object
-	Parent int // index in Struct.Fields of the enclosing member, -1 at depth 0
+	Depth  int   // 0 for members of the outermost object
+	Parent int   // index in Struct.Fields of the enclosing member, -1 at depth 0
 	Len    int64 // number of elements of an array member
 
 	// BitSize is non-zero for a bitfield, whose first bit is BitOffset bits
@@ -75,6 +75,11 @@ type Struct struct {
 	// offset order (so the list is in offset order unless a union holds
 	// a struct).
 	Fields []Field
+	// PaddedTo, when non-zero, says that whatever follows the object
+	// starts at a multiple of PaddedTo bytes, as in a section whose
+	// objects are all cache-line aligned (.data..cacheline_aligned): the
+	// bytes up to there are padding, not a neighbour's.
+	PaddedTo int64
 	// Pointers is set for a Go type whose values hold pointers, which
 	// changes where the allocator places it.
 	Pointers bool

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/gosrc"
 )
 
@@ -27,10 +28,12 @@ var Archs = []string{"amd64", "arm64"}
 
 // model is one declaration marked //mglayout:model.
 type model struct {
-	name  string
-	obj   types.Object
-	align int64
-	doc   string
+	name   string
+	obj    types.Object
+	align  int64
+	padded int64 // //mglayout:padded
+	doc    string
+	paths  []*access.Path // the //mglayout:path directives, in order
 }
 
 type parsed struct {
@@ -72,7 +75,7 @@ var parse = sync.OnceValues(func() (map[string]*parsed, error) {
 		docs := declDocs(files, info)
 		for obj, d := range dirs.Types {
 			if d.Model != "" {
-				p.models = append(p.models, model{name: d.Model, obj: obj, align: d.Align, doc: docs[obj]})
+				p.models = append(p.models, model{name: d.Model, obj: obj, align: d.Align, padded: d.Padded, doc: docs[obj], paths: d.Paths})
 			}
 		}
 		slices.SortFunc(p.models, func(a, b model) int { return strings.Compare(a.name, b.name) })
@@ -140,7 +143,12 @@ func Lookup(name, arch string) (*layout.Struct, error) {
 			return nil, err
 		}
 		b.CNames = true
-		return b.Build(m.name, m.obj.Type(), m.align, m.doc)
+		s, err := b.Build(m.name, m.obj.Type(), m.align, m.doc)
+		if err != nil {
+			return nil, err
+		}
+		s.PaddedTo = max(s.PaddedTo, m.padded)
+		return s, nil
 	}
 	return nil, fmt.Errorf("unknown model %q (the built-in models are %s)", name, strings.Join(Names(), ", "))
 }

@@ -2,11 +2,9 @@ package main
 
 import (
 	"flag"
-	"io"
 	"strings"
 
 	"github.com/mglayout/mglayout/layout"
-	"github.com/mglayout/mglayout/layout/gosrc"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/probe/host"
 	"github.com/mglayout/mglayout/structs"
@@ -60,91 +58,49 @@ func (f *outputFlags) lineSizes() ([]int64, error) {
 	return lines, nil
 }
 
-// renderer returns the function that writes the chosen format.
-func (f *outputFlags) renderer() (func(io.Writer, []*layout.Struct, render.Options) error, error) {
+// formatName returns the chosen format: text, json or md.
+func (f *outputFlags) formatName() (string, error) {
 	format := f.format
 	if f.json {
 		format = "json"
 	}
 	switch format {
-	case "text":
-		return render.Text, nil
-	case "json":
-		return render.JSON, nil
-	case "md", "markdown":
-		return render.Markdown, nil
+	case "text", "json", "md":
+		return format, nil
+	case "markdown":
+		return "md", nil
 	}
-	return nil, usagef("-format %q is not one of text, json, md", format)
+	return "", usagef("-format %q is not one of text, json, md", format)
 }
 
 func layoutFlags(fs *flag.FlagSet) func(*context, []string) error {
 	var out outputFlags
 	out.register(fs)
-	arch := fs.String("arch", "", "comma-separated GOARCHes to size Go types for, several at once (default the host's; kernel models: amd64)")
-	types := fs.String("type", "", "comma-separated struct types to show (T or import/path.T); default all")
-	tags := fs.String("tags", "", "comma-separated build tags for loading Go packages")
+	var load loadFlags
+	load.register(fs)
 	expand := fs.Bool("expand", false, "show the members of nested structs inline with absolute offsets, like pahole -E")
 	return func(ctx *context, args []string) error {
 		lines, err := out.lineSizes()
 		if err != nil {
 			return err
 		}
-		write, err := out.renderer()
+		format, err := out.formatName()
 		if err != nil {
 			return err
 		}
-		structsFound, err := loadLayouts(ctx, args, splitList(*arch), splitList(*types), splitList(*tags))
+		set, err := load.load(ctx, args)
 		if err != nil {
 			return err
 		}
-		return write(ctx.stdout, structsFound, render.Options{Lines: lines, Expand: *expand})
+		o := render.Options{Lines: lines, Expand: *expand}
+		switch format {
+		case "json":
+			return render.JSONWithPaths(ctx.stdout, set.structs, set.paths, o)
+		case "md":
+			return render.Markdown(ctx.stdout, set.structs, o)
+		}
+		return render.Text(ctx.stdout, set.structs, o)
 	}
-}
-
-// loadLayouts resolves the arguments: built-in model names (anything with
-// an "@") and Go package patterns. No arguments means every model.
-func loadLayouts(ctx *context, args, archs, types, tags []string) ([]*layout.Struct, error) {
-	var models, patterns []string
-	for _, a := range args {
-		if strings.Contains(a, "@") {
-			models = append(models, a)
-		} else {
-			patterns = append(patterns, a)
-		}
-	}
-	if len(args) == 0 {
-		models = structs.Names()
-	}
-	var out []*layout.Struct
-	if len(models) > 0 {
-		if len(types) > 0 && len(patterns) == 0 {
-			return nil, usagef("-type selects Go types; name the kernel models as arguments instead (e.g. mglayout layout tk_core@v6.1)")
-		}
-		modelArchs := archs
-		if len(modelArchs) == 0 {
-			modelArchs = structs.Archs[:1]
-		}
-		for _, arch := range modelArchs {
-			for _, name := range models {
-				s, err := structs.Lookup(name, arch)
-				if err != nil {
-					return nil, usagef("%v", err)
-				}
-				out = append(out, s)
-			}
-		}
-	}
-	if len(patterns) > 0 {
-		res, err := gosrc.Load(gosrc.Config{Archs: archs, Tags: tags, Types: types}, patterns)
-		if err != nil {
-			return nil, usagef("%v", err)
-		}
-		for _, note := range res.Notes {
-			ctx.note(note)
-		}
-		out = append(out, res.Structs...)
-	}
-	return out, nil
 }
 
 // splitList splits a comma-separated flag value, keeping commas inside

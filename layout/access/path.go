@@ -58,6 +58,9 @@ type Path struct {
 	// Doc says where the path comes from: the kernel function and
 	// version, or the directive's position.
 	Doc string
+	// Pos is the file:line of the directive that declared the path, for
+	// error messages; empty for inferred paths.
+	Pos string
 	// Inferred is set for paths that mglayout guessed from the code
 	// (atomic fields, mutexes) rather than read from a directive.
 	Inferred bool

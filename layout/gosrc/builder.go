@@ -50,6 +50,12 @@ func (b *Builder) Build(name string, typ types.Type, align int64, doc string) (*
 		Align:  max(typeAlign, align),
 		Doc:    doc,
 	}
+	if n, ok := types.Unalias(typ).(*types.Named); ok {
+		if d := b.directives(n); d != nil {
+			s.PaddedTo = d.Padded
+		}
+	}
+	s.Pointers = hasPointers(typ)
 	b.members(s, -1, "", 0, 0, typ, st)
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("internal error: %v", err)

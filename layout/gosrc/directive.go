@@ -30,6 +30,9 @@ type TypeDirectives struct {
 	Paths []*access.Path
 	// Ignore, with its reason, keeps the type out of the analysis.
 	Ignore string
+	// Padded says that what follows the object starts at a multiple of
+	// this many bytes (layout.Struct.PaddedTo).
+	Padded int64
 }
 
 // FieldDirectives are the directives in a struct field's comments.
@@ -52,7 +55,7 @@ func (d Directives) Type(obj types.Object) *TypeDirectives { return d.Types[obj]
 func (d Directives) Field(v *types.Var) *FieldDirectives { return d.Fields[v] }
 
 const (
-	typeForms  = "//mglayout:path " + access.Syntax + " [-- note]; //mglayout:align N; //mglayout:union; //mglayout:model NAME; //mglayout:ignore REASON"
+	typeForms  = "//mglayout:path " + access.Syntax + " [-- note]; //mglayout:align N; //mglayout:padded N; //mglayout:union; //mglayout:model NAME; //mglayout:ignore REASON"
 	fieldForms = "//mglayout:hot, //mglayout:cold, //mglayout:ignore REASON"
 )
 
@@ -240,6 +243,12 @@ func (d *TypeDirectives) parse(text string, pos token.Position) error {
 			return fmt.Errorf("%s: %q is not a power of two (want //mglayout:align N, e.g. 64)", text, args[0])
 		}
 		d.Align = n
+	case verb == "padded" && len(args) == 1:
+		n, err := strconv.ParseInt(args[0], 10, 64)
+		if err != nil || n <= 0 || n&(n-1) != 0 {
+			return fmt.Errorf("%s: %q is not a power of two (want //mglayout:padded N, e.g. 64)", text, args[0])
+		}
+		d.Padded = n
 	case verb == "union" && len(args) == 0:
 		d.Union = true
 	case verb == "model" && len(args) == 1:
@@ -252,9 +261,9 @@ func (d *TypeDirectives) parse(text string, pos token.Position) error {
 		if err != nil {
 			return fmt.Errorf("%s: %v", text, err)
 		}
-		path.Doc = strings.TrimSpace(note)
+		path.Doc, path.Pos = strings.TrimSpace(note), pos.String()
 		if path.Doc == "" {
-			path.Doc = pos.String()
+			path.Doc = "declared at " + pos.String()
 		}
 		for _, other := range d.Paths {
 			if other.Name == path.Name {

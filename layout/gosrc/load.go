@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/access"
 )
 
 // Config says what to load.
@@ -29,6 +30,14 @@ type Config struct {
 // Result is what Load found.
 type Result struct {
 	Structs []*layout.Struct // for each GOARCH in order, sorted by name
+	// Paths are each struct's access paths: those its //mglayout:path
+	// directives declare, or else those inferred from its members.
+	Paths map[*layout.Struct][]*access.Path
+	// Aligned holds the structs whose //mglayout:align directive
+	// guarantees where they start, instead of the allocator.
+	Aligned map[*layout.Struct]bool
+	// Ignored holds the structs marked //mglayout:ignore, with the reason.
+	Ignored map[*layout.Struct]string
 	// Notes are things a user should know that are not errors, such as a
 	// generic type that was skipped because nothing instantiates it.
 	Notes []string
@@ -43,7 +52,7 @@ func Load(cfg Config, patterns []string) (*Result, error) {
 	if len(archs) == 0 {
 		archs = []string{hostArch()}
 	}
-	res := &Result{}
+	res := &Result{Paths: map[*layout.Struct][]*access.Path{}, Aligned: map[*layout.Struct]bool{}, Ignored: map[*layout.Struct]string{}}
 	wanted := map[string]bool{}
 	for _, t := range cfg.Types {
 		wanted[strings.ReplaceAll(t, ", ", ",")] = false
@@ -57,7 +66,7 @@ func Load(cfg Config, patterns []string) (*Result, error) {
 			return nil, err
 		}
 		for _, pkg := range pkgs {
-			structs, notes, err := structsOf(pkg, arch, wanted)
+			structs, notes, err := structsOf(pkg, arch, wanted, res)
 			if err != nil {
 				return nil, err
 			}
@@ -170,7 +179,7 @@ func relPos(pos string) string {
 
 // structsOf returns the layouts of the struct types declared in pkg and of
 // the generic struct types it instantiates.
-func structsOf(pkg *packages.Package, arch string, wanted map[string]bool) ([]*layout.Struct, []string, error) {
+func structsOf(pkg *packages.Package, arch string, wanted map[string]bool, res *Result) ([]*layout.Struct, []string, error) {
 	dirs, err := ParseDirectives(pkg.Fset, pkg.Syntax, pkg.TypesInfo)
 	if de, ok := err.(*DirectiveError); ok {
 		return nil, nil, fmt.Errorf("%s: %s", relPos(de.Pos.String()), de.Msg)
@@ -210,18 +219,37 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool) ([]*l
 
 	var structs []*layout.Struct
 	var notes []string
+	atomics := AtomicUses(pkg.Syntax, pkg.TypesInfo)
 	add := func(t *types.Named, short string) error {
 		full := fullName(t)
 		if !selected(full, short) {
 			return nil
 		}
+		d := dirs.Type(t.Origin().Obj())
 		var align int64
-		if d := dirs.Type(t.Obj()); d != nil {
+		if d != nil {
 			align = d.Align
 		}
 		s, err := b.Build(full, t, align, relPos(pkg.Fset.Position(t.Obj().Pos()).String()))
 		if err != nil {
 			return err
+		}
+		switch {
+		case d != nil && len(d.Paths) > 0:
+			for _, p := range d.Paths {
+				if _, err := access.Resolve(p, s); err != nil {
+					return fmt.Errorf("%s: %v", relPos(p.Pos), err)
+				}
+			}
+			res.Paths[s] = d.Paths
+		default:
+			res.Paths[s] = InferPaths(s, t, dirs, atomics[t.Origin().Obj()])
+		}
+		if d != nil {
+			res.Aligned[s] = d.Align > 0
+			if d.Ignore != "" {
+				res.Ignored[s] = d.Ignore
+			}
 		}
 		structs = append(structs, s)
 		return nil

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/access"
 )
 
 // JSONDocument is the `layout -json` schema of DESIGN.md. Fields and
@@ -27,6 +28,12 @@ type JSONStruct struct {
 	TailPadding int64              `json:"tail_padding"`
 	Lines       map[string]int64   `json:"lines"`
 	Phases      map[string][]int64 `json:"phases"`
+	PaddedTo    int64              `json:"padded_to,omitempty"`
+	Pointers    bool               `json:"pointers,omitempty"`
+	Doc         string             `json:"doc,omitempty"`
+	// Paths are the access paths, so that check and diff can read the
+	// document back.
+	Paths []JSONPath `json:"paths,omitempty"`
 }
 
 type JSONField struct {
@@ -35,6 +42,8 @@ type JSONField struct {
 	Offset    int64  `json:"offset"`
 	Size      int64  `json:"size"`
 	Align     int64  `json:"align"`
+	Kind      string `json:"kind,omitempty"` // struct, union or array; omitted for scalars
+	Len       int64  `json:"len,omitempty"`  // elements of an array
 	BitOffset *int64 `json:"bit_offset,omitempty"`
 	BitSize   *int64 `json:"bit_size,omitempty"`
 }
@@ -44,8 +53,9 @@ type JSONHole struct {
 	Size   int64 `json:"size"`
 }
 
-// NewJSONDocument converts layouts to the JSON schema.
-func NewJSONDocument(structs []*layout.Struct, o Options) JSONDocument {
+// NewJSONDocument converts layouts, and their paths where paths has them,
+// to the JSON schema.
+func NewJSONDocument(structs []*layout.Struct, paths map[*layout.Struct][]*access.Path, o Options) JSONDocument {
 	doc := JSONDocument{Structs: []JSONStruct{}}
 	for _, s := range structs {
 		js := JSONStruct{
@@ -56,9 +66,18 @@ func NewJSONDocument(structs []*layout.Struct, o Options) JSONDocument {
 			TailPadding: s.TailPadding(-1),
 			Lines:       map[string]int64{},
 			Phases:      map[string][]int64{},
+			PaddedTo:    s.PaddedTo,
+			Pointers:    s.Pointers,
+			Doc:         s.Doc,
+		}
+		for _, p := range paths[s] {
+			js.Paths = append(js.Paths, NewJSONPath(p))
 		}
 		for _, f := range s.Fields {
-			jf := JSONField{Path: f.Path, Type: f.Type, Offset: f.Offset, Size: f.Size, Align: f.Align}
+			jf := JSONField{Path: f.Path, Type: f.Type, Offset: f.Offset, Size: f.Size, Align: f.Align, Len: f.Len}
+			if f.Kind != layout.KindScalar {
+				jf.Kind = f.Kind.String()
+			}
 			if f.BitSize > 0 {
 				jf.BitOffset, jf.BitSize = &f.BitOffset, &f.BitSize
 			}
@@ -77,9 +96,15 @@ func NewJSONDocument(structs []*layout.Struct, o Options) JSONDocument {
 	return doc
 }
 
-// JSON writes the layouts as one indented JSON document.
+// JSON writes the layouts as one indented JSON document, without paths.
 func JSON(w io.Writer, structs []*layout.Struct, o Options) error {
+	return JSONWithPaths(w, structs, nil, o)
+}
+
+// JSONWithPaths writes the layouts and their access paths as one indented
+// JSON document, which ReadJSON reads back.
+func JSONWithPaths(w io.Writer, structs []*layout.Struct, paths map[*layout.Struct][]*access.Path, o Options) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(NewJSONDocument(structs, o))
+	return enc.Encode(NewJSONDocument(structs, paths, o))
 }

@@ -14,4 +14,7 @@ package kernel
 //
 //mglayout:model mg_floor@v6.13
 //mglayout:align 64
+//mglayout:padded 64
+//mglayout:path ktime_get_coarse_real_ts64_mg cpus=all rate=hot read=counter -- ktime_get_coarse_real_ts64_mg(), kernel/time/timekeeping.c, v6.13: atomic64_read(&mg_floor), a plain load before the tk_core.seq loop (the path of the same name on tk_data); every file timestamp
+//mglayout:path ktime_get_real_ts64_mg cpus=all rate=hot read=counter cas=counter -- ktime_get_real_ts64_mg(), kernel/time/timekeeping.c, v6.13: old = atomic64_read(&mg_floor) before the tk_core.seq loop, then one atomic64_try_cmpxchg(&mg_floor, &old, mono) with no retry (on failure it uses old + offs_real; on success timekeeping_inc_mg_floor_swaps() bumps a per-CPU counter)
 var mg_floor atomic64_t

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"flag"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/gosrc"
+	"github.com/mglayout/mglayout/layout/sharing"
+	"github.com/mglayout/mglayout/structs"
+)
+
+// loadFlags are the flags of the commands that read models or Go
+// packages.
+type loadFlags struct {
+	arch, types, tags string
+}
+
+func (f *loadFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.arch, "arch", "", "comma-separated GOARCHes to size Go types for, several at once (default the host's; kernel models: amd64)")
+	fs.StringVar(&f.types, "type", "", "comma-separated struct types to use (T or import/path.T); default all")
+	fs.StringVar(&f.tags, "tags", "", "comma-separated build tags for loading Go packages")
+}
+
+// loaded is what the arguments named: layouts with their access paths.
+type loaded struct {
+	structs []*layout.Struct
+	paths   map[*layout.Struct][]*access.Path
+	// declared holds the layouts whose alignment is declared (kernel
+	// models, //mglayout:align) rather than left to the Go allocator.
+	declared map[*layout.Struct]bool
+}
+
+// load resolves the arguments: built-in model names (anything with an "@")
+// and Go package patterns. No arguments means every model.
+func (f *loadFlags) load(ctx *context, args []string) (*loaded, error) {
+	archs, types, tags := splitList(f.arch), splitList(f.types), splitList(f.tags)
+	var models, patterns []string
+	for _, a := range args {
+		if strings.Contains(a, "@") {
+			models = append(models, a)
+		} else {
+			patterns = append(patterns, a)
+		}
+	}
+	if len(args) == 0 {
+		models = structs.Names()
+	}
+	set := &loaded{paths: map[*layout.Struct][]*access.Path{}, declared: map[*layout.Struct]bool{}}
+	if len(models) > 0 {
+		if len(types) > 0 && len(patterns) == 0 {
+			return nil, usagef("-type selects Go types; name the kernel models as arguments instead (e.g. tk_core@v6.1)")
+		}
+		modelArchs := archs
+		if len(modelArchs) == 0 {
+			modelArchs = structs.Archs[:1]
+		}
+		for _, arch := range modelArchs {
+			for _, name := range models {
+				s, err := structs.Lookup(name, arch)
+				if err != nil {
+					return nil, usagef("%v", err)
+				}
+				paths, err := structs.Paths(name, arch)
+				if err != nil {
+					return nil, usagef("%v", err)
+				}
+				set.structs = append(set.structs, s)
+				set.paths[s] = paths
+				set.declared[s] = true
+			}
+		}
+	}
+	if len(patterns) > 0 {
+		res, err := gosrc.Load(gosrc.Config{Archs: archs, Tags: tags, Types: types}, patterns)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		for _, note := range res.Notes {
+			ctx.note(note)
+		}
+		for _, s := range res.Structs {
+			if reason, ok := res.Ignored[s]; ok {
+				ctx.note(s.Name + " skipped: //mglayout:ignore " + reason)
+				continue
+			}
+			set.structs = append(set.structs, s)
+			set.paths[s] = res.Paths[s]
+			set.declared[s] = res.Aligned[s]
+		}
+	}
+	return set, nil
+}
+
+// objects loads the arguments as objects for the sharing analysis.
+func (f *loadFlags) objects(ctx *context, args []string) ([]*sharing.Object, error) {
+	set, err := f.load(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	var objects []*sharing.Object
+	for _, s := range set.structs {
+		objects = append(objects, &sharing.Object{Layout: s, Paths: set.paths[s], Phases: phasesFor(s, set.declared[s])})
+	}
+	return objects, nil
+}

@@ -1,0 +1,267 @@
+package gosrc
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/access"
+)
+
+// maxShardPaths bounds the per-element paths inferred for an array of hot
+// elements: enough for every element that can share a line with another
+// at any line size up to 4096 bytes with 64 or more elements.
+const maxShardPaths = 64
+
+// AtomicUses returns, for each struct type declared in the files, the
+// member paths whose address is passed to a sync/atomic function
+// (atomic.AddInt64(&s.n, 1), atomic.LoadUint32(&s.shards[i].state)):
+// such members are accessed concurrently, whatever their type says.
+func AtomicUses(files []*ast.File, info *types.Info) map[*types.TypeName][]string {
+	uses := map[*types.TypeName][]string{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 || !isAtomicFunc(info, call.Fun) {
+				return true
+			}
+			addr, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
+			if !ok {
+				return true
+			}
+			if tn, member := memberOf(info, addr.X); tn != nil && !slices.Contains(uses[tn], member) {
+				uses[tn] = append(uses[tn], member)
+			}
+			return true
+		})
+	}
+	return uses
+}
+
+func isAtomicFunc(info *types.Info, fun ast.Expr) bool {
+	sel, ok := ast.Unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := info.Uses[sel.Sel].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && fn.Type().(*types.Signature).Recv() == nil
+}
+
+// memberOf resolves x.a.b (or x.a[i]) to the named struct type of the
+// outermost selected value and the member path "a.b" (or "a", the array),
+// following the selection the way the compiler does, embedded fields
+// included.
+func memberOf(info *types.Info, e ast.Expr) (*types.TypeName, string) {
+	var names []string
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.IndexExpr:
+			names = names[:0] // an element: the array member is what is shared
+			e = x.X
+			continue
+		case *ast.SelectorExpr:
+			sel := info.Selections[x]
+			if sel == nil || sel.Kind() != types.FieldVal {
+				return nil, ""
+			}
+			// Embedded fields on the way are members too.
+			path := fieldPath(sel)
+			names = append(path, names...)
+			recv := sel.Recv()
+			if p, ok := recv.Underlying().(*types.Pointer); ok {
+				recv = p.Elem()
+			}
+			if n, ok := types.Unalias(recv).(*types.Named); ok {
+				if _, ok := n.Underlying().(*types.Struct); ok {
+					// Keep walking outwards while the receiver is itself a
+					// field of a struct: the outermost named struct wins.
+					if tn, outer := memberOf(info, x.X); tn != nil {
+						return tn, outer + "." + strings.Join(names, ".")
+					}
+					return n.Origin().Obj(), strings.Join(names, ".")
+				}
+			}
+			e = x.X
+			continue
+		}
+		return nil, ""
+	}
+}
+
+// fieldPath returns the names of the fields a selection goes through.
+func fieldPath(sel *types.Selection) []string {
+	t := sel.Recv()
+	var names []string
+	for _, i := range sel.Index() {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		f := t.Underlying().(*types.Struct).Field(i)
+		names = append(names, f.Name())
+		t = f.Type()
+	}
+	return names
+}
+
+// InferPaths returns the access paths of a Go struct type when it
+// declares none: each hot member (a sync/atomic value, a mutex, a member
+// whose address goes to sync/atomic, or one marked //mglayout:hot) is
+// written by its own path on every CPU, each element of an array of hot
+// elements by a path of its own (the shards of a per-CPU table), and the
+// other members are read by one path, "readers". Members marked
+// //mglayout:cold or //mglayout:ignore take no part.
+func InferPaths(s *layout.Struct, typ types.Type, dirs Directives, atomicMembers []string) []*access.Path {
+	vars := memberVars(typ)
+	hotTypes := map[string]string{} // member path → why it is hot
+	skip := map[string]bool{}
+	for path, v := range vars {
+		if d := dirs.Field(v); d != nil {
+			switch {
+			case d.Ignore != "" || d.Cold:
+				skip[path] = true
+				continue
+			case d.Hot:
+				hotTypes[path] = "marked //mglayout:hot"
+				continue
+			}
+		}
+		if why := concurrentType(v.Type()); why != "" {
+			hotTypes[path] = why
+		}
+	}
+	for _, m := range atomicMembers {
+		if _, ok := hotTypes[m]; !ok {
+			hotTypes[m] = "address passed to sync/atomic"
+		}
+	}
+
+	var paths []*access.Path
+	var readMembers []string
+	for i := range s.Fields {
+		f := &s.Fields[i]
+		if underSkipped(f.Path, skip) || underHot(f.Path, hotTypes) || f.Name == "_" || f.Size == 0 {
+			continue // left out, covered by the path of a hot aggregate, or padding
+		}
+		why, hot := hotTypes[f.Path]
+		switch {
+		case hot && f.Kind == layout.KindArray && f.Len > 1:
+			for e := range min(f.Len, maxShardPaths) {
+				member := fmt.Sprintf("%s[%d]", f.Path, e)
+				paths = append(paths, &access.Path{
+					Name: member, CPUs: 1, Rate: access.Hot, Inferred: true,
+					Accesses: []access.Access{{Op: access.Write, Member: member}},
+					Doc:      fmt.Sprintf("inferred: %s, one CPU per element", why),
+				})
+			}
+		case hot:
+			paths = append(paths, &access.Path{
+				Name: f.Path, CPUs: access.AllCPUs, Rate: access.Hot, Inferred: true,
+				Accesses: []access.Access{{Op: opFor(why), Member: f.Path}},
+				Doc:      "inferred: " + why,
+			})
+		case !f.Aggregate():
+			readMembers = append(readMembers, f.Path)
+		}
+	}
+	if len(paths) == 0 {
+		return nil // nothing is written concurrently: nothing to share
+	}
+	if len(readMembers) > 0 {
+		r := &access.Path{Name: "readers", CPUs: access.AllCPUs, Rate: access.Hot, Inferred: true,
+			Doc: "inferred: the members no inferred writer writes, read on every CPU"}
+		for _, m := range readMembers {
+			r.Accesses = append(r.Accesses, access.Access{Op: access.Read, Member: m})
+		}
+		paths = append(paths, r)
+	}
+	return paths
+}
+
+func opFor(why string) access.Op {
+	if strings.HasPrefix(why, "sync.") {
+		return access.CAS // a lock is taken with a compare-and-swap
+	}
+	return access.Add
+}
+
+func underSkipped(path string, skip map[string]bool) bool {
+	for p := range skip {
+		if path == p || strings.HasPrefix(path, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func underHot(path string, hot map[string]string) bool {
+	for p := range hot {
+		if strings.HasPrefix(path, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// concurrentType says why values of t are accessed concurrently, or "".
+// Arrays of such values are too: each element is someone's.
+func concurrentType(t types.Type) string {
+	if a, ok := t.Underlying().(*types.Array); ok {
+		if why := concurrentType(a.Elem()); why != "" {
+			return why + " elements"
+		}
+		if st, ok := a.Elem().Underlying().(*types.Struct); ok && structHasConcurrent(st) {
+			return "elements holding atomics or locks"
+		}
+		return ""
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	switch path, name := n.Obj().Pkg().Path(), n.Obj().Name(); {
+	case path == "sync/atomic":
+		return "sync/atomic." + name
+	case path == "sync" && (name == "Mutex" || name == "RWMutex"):
+		return "sync." + name
+	}
+	return ""
+}
+
+func structHasConcurrent(st *types.Struct) bool {
+	for i := range st.NumFields() {
+		if concurrentType(st.Field(i).Type()) != "" {
+			return true
+		}
+		if inner, ok := st.Field(i).Type().Underlying().(*types.Struct); ok && structHasConcurrent(inner) {
+			return true
+		}
+	}
+	return false
+}
+
+// memberVars maps each member path of a Go struct type, as the builder
+// names them, to its field.
+func memberVars(typ types.Type) map[string]*types.Var {
+	vars := map[string]*types.Var{}
+	var walk func(prefix string, t types.Type)
+	walk = func(prefix string, t types.Type) {
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && opaque(n) {
+			return
+		}
+		for i := range st.NumFields() {
+			v := st.Field(i)
+			path := join(prefix, v.Name())
+			vars[path] = v
+			walk(path, v.Type())
+		}
+	}
+	walk("", typ)
+	return vars
+}

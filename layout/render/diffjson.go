@@ -1,0 +1,114 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout/diff"
+)
+
+// DiffDocument is the `diff -json` schema.
+type DiffDocument struct {
+	Old         string           `json:"old"`
+	New         string           `json:"new"`
+	Arch        string           `json:"arch"`
+	Regression  bool             `json:"regression"`
+	WorseAt     []int64          `json:"worse_at"` // line sizes with a regression
+	Rows        []DiffRow        `json:"rows"`
+	Moves       []DiffMove       `json:"moves"`
+	Added       []string         `json:"added"`
+	Removed     []string         `json:"removed"`
+	OnlyOld     []string         `json:"only_old"`
+	OnlyNew     []string         `json:"only_new"`
+	Separations []DiffSeparation `json:"separations"`
+	FalseOld    int              `json:"false_pairs_old"`
+	FalseNew    int              `json:"false_pairs_new"`
+}
+
+type DiffRow struct {
+	Path    string      `json:"path"`
+	Line    int64       `json:"line"`
+	Phase   int64       `json:"phase"`
+	Old     DiffFigures `json:"old"`
+	New     DiffFigures `json:"new"`
+	Verdict string      `json:"verdict"` // same, better, worse, mixed
+	Changes []string    `json:"changes"`
+}
+
+type DiffFigures struct {
+	Lines      []int64 `json:"lines"`
+	Blocks128  int     `json:"blocks_128"`
+	FalseLines int     `json:"false_lines"`
+}
+
+type DiffMove struct {
+	Member string `json:"member"`
+	Old    int64  `json:"old"`
+	New    int64  `json:"new"`
+}
+
+type DiffSeparation struct {
+	Line    int64    `json:"line"`
+	Phase   int64    `json:"phase"`
+	A       string   `json:"a"`
+	B       string   `json:"b"`
+	Readers []string `json:"readers"`
+	Writers []string `json:"writers"`
+	AllTrue bool     `json:"all_true"`
+}
+
+// NewDiffDocument converts a comparison to the JSON schema.
+func NewDiffDocument(r *diff.Result) DiffDocument {
+	d := DiffDocument{
+		Old: r.Old.Object.Layout.Name, New: r.New.Object.Layout.Name, Arch: r.New.Object.Layout.Arch,
+		Regression: r.Regressed(), WorseAt: nonNil(r.WorseAt()),
+		Rows: []DiffRow{}, Moves: []DiffMove{}, Added: nonNilS(r.Added), Removed: nonNilS(r.Removed),
+		OnlyOld: nonNilS(r.OnlyOld), OnlyNew: nonNilS(r.OnlyNew), Separations: []DiffSeparation{},
+		FalseOld: r.FalseOld, FalseNew: r.FalseNew,
+	}
+	fig := func(f diff.Figures) DiffFigures {
+		return DiffFigures{Lines: nonNil(f.Lines), Blocks128: f.Blocks128, FalseLines: f.FalseLines}
+	}
+	for _, row := range r.Rows {
+		d.Rows = append(d.Rows, DiffRow{Path: row.Path, Line: row.Line, Phase: row.Phase, Old: fig(row.Old), New: fig(row.New),
+			Verdict: row.Verdict.String(), Changes: nonNilS(row.Changes)})
+	}
+	for _, m := range r.Moves {
+		d.Moves = append(d.Moves, DiffMove(m))
+	}
+	for _, s := range r.Separations {
+		d.Separations = append(d.Separations, DiffSeparation{Line: s.Line, Phase: s.Phase, A: s.A, B: s.B,
+			Readers: nonNilS(s.Readers), Writers: nonNilS(s.Writers), AllTrue: s.AllTrue})
+	}
+	return d
+}
+
+// DiffJSON writes the comparison as one indented JSON document.
+func DiffJSON(w io.Writer, r *diff.Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(NewDiffDocument(r))
+}
+
+// DiffMarkdown writes the verdict, the argument and a table of the paths
+// that changed, for a pull request or a patch discussion.
+func DiffMarkdown(w io.Writer, r *diff.Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### `%s` → `%s` (%s)\n\n", r.Old.Object.Layout.Name, r.New.Object.Layout.Name, r.New.Object.Layout.Arch)
+	fmt.Fprintf(&b, "%s\n", strings.ReplaceAll(verdictLine(r, r.WorseAt()), "\n", " "))
+	if why := describeWhy(r); why != "" {
+		fmt.Fprintf(&b, "\n%s\n", strings.Join(strings.Fields(why), " "))
+	}
+	b.WriteString("\n| path | line size / phase | before | after | verdict |\n|---|---|---|---|---|\n")
+	for _, row := range r.Rows {
+		if row.Verdict == diff.Same {
+			continue
+		}
+		fmt.Fprintf(&b, "| `%s` | %d B / %d | %s | %s | %s |\n", row.Path, row.Line, row.Phase,
+			figuresCell(row.Old, row.Line), figuresCell(row.New, row.Line), row.Verdict.String()+": "+strings.Join(row.Changes, ", "))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
