@@ -22,6 +22,9 @@ func CheckText(w io.Writer, a *sharing.Analysis) error {
 		}
 		checkObject(&b, &a.Objects[i], a.Lines)
 	}
+	if len(a.Objects) > 1 {
+		acrossObjects(&b, a)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -36,7 +39,9 @@ func checkObject(b *strings.Builder, oa *sharing.ObjectAnalysis, lines []int64) 
 				phases = append(phases, fmt.Sprint(c.Phase))
 			}
 		}
-		fmt.Fprintf(b, "  %d B lines: %s %s (%s)\n", l, plural(len(phases), "phase", "phases"), strings.Join(phases, ", "), oa.PhaseReasons[l])
+		for i, line := range wrap(fmt.Sprintf("%d B lines: %s %s (%s)", l, plural(len(phases), "phase", "phases"), strings.Join(phases, ", "), oa.PhaseReasons[l]), 76) {
+			fmt.Fprintf(b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
+		}
 	}
 	if len(oa.Object.Paths) == 0 {
 		b.WriteString("\n  no access paths: nothing is written concurrently, so nothing is shared.\n")
@@ -80,24 +85,47 @@ func checkObject(b *strings.Builder, oa *sharing.ObjectAnalysis, lines []int64) 
 	writeTable(b, "  ", rows)
 	b.WriteString("  (B/phase: line size and the object's offset in its first line; [n×128]: 128-byte\n   blocks touched, the pairs the adjacent-line prefetcher fetches; !: false sharing)\n")
 
-	var falseCases []string
-	for ci := range oa.Cases {
-		c := &oa.Cases[ci]
-		fmt.Fprintf(b, "\nsharing at %d B, phase %d:\n", c.Line, c.Phase)
-		any := false
-		for _, ls := range c.Lines {
-			if lineReport(b, oa, c, &ls) {
-				any = true
+	// Cases of one line size whose reports read the same are printed
+	// once: a Go object may start at eight phases with the same story.
+	falseAt := map[int64][]string{}
+	for _, l := range lines {
+		var group []*sharing.Case
+		var body string
+		flush := func() {
+			if len(group) == 0 {
+				return
 			}
+			var phases []string
+			for _, c := range group {
+				phases = append(phases, fmt.Sprint(c.Phase))
+			}
+			fmt.Fprintf(b, "\nsharing at %d B, %s %s:\n%s", l, plural(len(phases), "phase", "phases"), strings.Join(phases, ", "), body)
+			exposureReport(b, oa, group)
+			group = nil
 		}
-		if !any {
-			b.WriteString("  no line is shared between a writer and another path.\n")
+		for ci := range oa.Cases {
+			c := &oa.Cases[ci]
+			if c.Line != l {
+				continue
+			}
+			if c.FalseWeight() > 0 {
+				falseAt[l] = append(falseAt[l], fmt.Sprint(c.Phase))
+			}
+			if r := pairsReport(oa, c); len(group) == 0 || r != body {
+				flush()
+				body = r
+			}
+			group = append(group, c)
 		}
-		if c.FalseWeight() > 0 {
-			falseCases = append(falseCases, fmt.Sprintf("%d B phase %d", c.Line, c.Phase))
-		}
+		flush()
 	}
 
+	var falseCases []string
+	for _, l := range lines {
+		if ps := falseAt[l]; len(ps) > 0 {
+			falseCases = append(falseCases, fmt.Sprintf("%d B (%s %s)", l, plural(len(ps), "phase", "phases"), strings.Join(ps, ", ")))
+		}
+	}
 	b.WriteString("\nverdict: ")
 	if len(falseCases) == 0 {
 		b.WriteString("no false sharing at any line size or phase; every shared line is shared truly,\n  and padding cannot remove true sharing.\n")
@@ -108,16 +136,171 @@ func checkObject(b *strings.Builder, oa *sharing.ObjectAnalysis, lines []int64) 
 		if worst := oa.Worst(l); worst != nil && len(oa.Cases) > 1 {
 			fmt.Fprintf(b, "  worst phase at %d B: %d (%d lines touched by all paths together", l, worst.Phase, linesTouched(worst))
 			if fw := worst.FalseWeight(); fw > 0 {
-				fmt.Fprintf(b, ", %d false-sharing pairs", len(worst.FalsePairs()))
+				n := len(worst.FalsePairs())
+				fmt.Fprintf(b, ", %d false-sharing %s", n, plural(n, "pair", "pairs"))
 			}
 			b.WriteString(")\n")
 		}
 	}
 }
 
-// lineReport writes what happens on one line, if anything is shared or
-// exposed there, and reports whether it wrote anything.
-func lineReport(b *strings.Builder, oa *sharing.ObjectAnalysis, c *sharing.Case, ls *sharing.LineShare) bool {
+// acrossObjects writes what holds between objects checked together: at
+// which line sizes they can share a line at all, and the paths that touch
+// several of them, with their total lines.
+func acrossObjects(b *strings.Builder, a *sharing.Analysis) {
+	var names []string
+	for _, oa := range a.Objects {
+		names = append(names, oa.Object.Layout.Name)
+	}
+	fmt.Fprintf(b, "\nacross %s:\n", strings.Join(names, ", "))
+	for _, l := range a.Lines {
+		var exposed []string
+		for _, oa := range a.Objects {
+			var phases []string
+			for _, c := range oa.Cases {
+				if c.Line == l && slices.ContainsFunc(c.Lines, func(ls sharing.LineShare) bool { return ls.Exposed() && len(ls.Touchers) > 0 }) {
+					phases = append(phases, fmt.Sprint(c.Phase))
+				}
+			}
+			if len(phases) > 0 {
+				exposed = append(exposed, fmt.Sprintf("%s at %s %s", oa.Object.Layout.Name, plural(len(phases), "phase", "phases"), strings.Join(phases, ", ")))
+			}
+		}
+		text := fmt.Sprintf("%d B: separate objects meet on a line only as neighbours, and ", l)
+		if len(exposed) == 0 {
+			text += "none of these shares a line it touches with anything outside it: no writer of one meets a path of another."
+		} else {
+			text += "only these share touched lines with unknown neighbours: " + strings.Join(exposed, "; ") + " (see above)."
+		}
+		for i, line := range wrap(text, 74) {
+			fmt.Fprintf(b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
+		}
+	}
+	// Paths by name across objects.
+	type part struct {
+		object   string
+		min, max map[int64]int
+	}
+	byPath := map[string][]part{}
+	var order []string
+	for _, oa := range a.Objects {
+		for pi, p := range oa.Object.Paths {
+			pt := part{object: oa.Object.Layout.Name, min: map[int64]int{}, max: map[int64]int{}}
+			for _, c := range oa.Cases {
+				n := len(c.Paths[pi].Lines)
+				if cur, ok := pt.min[c.Line]; !ok || n < cur {
+					pt.min[c.Line] = n
+				}
+				pt.max[c.Line] = max(pt.max[c.Line], n)
+			}
+			if _, ok := byPath[p.Name]; !ok {
+				order = append(order, p.Name)
+			}
+			byPath[p.Name] = append(byPath[p.Name], pt)
+		}
+	}
+	for _, name := range order {
+		parts := byPath[name]
+		if len(parts) < 2 {
+			continue
+		}
+		var cells []string
+		for _, l := range a.Lines {
+			lo, hi := 0, 0
+			var terms []string
+			for _, pt := range parts {
+				lo += pt.min[l]
+				hi += pt.max[l]
+				terms = append(terms, rangeText(pt.min[l], pt.max[l]))
+			}
+			cells = append(cells, fmt.Sprintf("at %d B %s = %s", l, strings.Join(terms, " + "), rangeText(lo, hi)))
+		}
+		var objs []string
+		for _, pt := range parts {
+			objs = append(objs, pt.object)
+		}
+		for i, line := range wrap(fmt.Sprintf("%s touches %s; lines %s.", name, strings.Join(objs, " and "), strings.Join(cells, ", ")), 74) {
+			fmt.Fprintf(b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
+		}
+	}
+}
+
+func rangeText(lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d-%d", lo, hi)
+}
+
+// pairsReport returns who meets whom on each line of one case.
+func pairsReport(oa *sharing.ObjectAnalysis, c *sharing.Case) string {
+	var b strings.Builder
+	for _, ls := range c.Lines {
+		lineReport(&b, oa, &ls)
+	}
+	if b.Len() == 0 {
+		b.WriteString("  no line is shared between a writer and another path.\n")
+	}
+	return b.String()
+}
+
+// exposureReport writes, for cases that share one pairs report, the lines
+// each shares with unknown neighbours: one line per phase when there is
+// one, since the bytes differ with the phase.
+func exposureReport(b *strings.Builder, oa *sharing.ObjectAnalysis, cases []*sharing.Case) {
+	var perPhase []string
+	var writers, readers []string
+	for _, c := range cases {
+		var parts []string
+		for _, ls := range c.Lines {
+			if !ls.Exposed() || len(ls.Touchers) == 0 {
+				continue
+			}
+			var where []string
+			if ls.ExposedBefore > 0 {
+				where = append(where, fmt.Sprintf("%d B before", ls.ExposedBefore))
+			}
+			if ls.ExposedAfter > 0 {
+				after := "after"
+				if oa.Object.Layout.PaddedTo > 0 {
+					after = fmt.Sprintf("after its padding to %d", oa.Object.Layout.PaddedTo)
+				}
+				where = append(where, fmt.Sprintf("%d B %s", ls.ExposedAfter, after))
+			}
+			parts = append(parts, fmt.Sprintf("line %d (%s)", ls.Index, strings.Join(where, ", ")))
+			for _, w := range ls.Writers {
+				writers = appendNew(writers, w)
+			}
+			for _, r := range without(ls.Touchers, ls.Writers) {
+				readers = appendNew(readers, r)
+			}
+		}
+		if len(parts) > 0 {
+			prefix := ""
+			if len(cases) > 1 {
+				prefix = fmt.Sprintf("phase %d: ", c.Phase)
+			}
+			perPhase = append(perPhase, prefix+strings.Join(parts, ", "))
+		}
+	}
+	if len(perPhase) == 0 {
+		return
+	}
+	text := "unknown neighbours share " + strings.Join(perPhase, "; ") + "."
+	if len(writers) > 0 {
+		text += fmt.Sprintf(" %s dirty those lines: false sharing for whatever lives there.", compactMembers(writers))
+	}
+	if len(readers) > 0 {
+		text += fmt.Sprintf(" A neighbour's writes evict them from %s.", strings.Join(readers, ", "))
+	}
+	for i, line := range wrap(text, 74) {
+		fmt.Fprintf(b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
+	}
+}
+
+// lineReport writes who meets whom on one line, if anyone does, and
+// reports whether it wrote anything.
+func lineReport(b *strings.Builder, oa *sharing.ObjectAnalysis, ls *sharing.LineShare) bool {
 	wrote := false
 	byWriter := map[string][]sharing.Pair{}
 	var writers []string
@@ -127,6 +310,15 @@ func lineReport(b *strings.Builder, oa *sharing.ObjectAnalysis, c *sharing.Case,
 		}
 		byWriter[p.Writer] = append(byWriter[p.Writer], p)
 	}
+	if clique(ls, writers) {
+		wp := pathNamed(oa.Object.Paths, writers[0])
+		for i, line := range wrap(fmt.Sprintf("line %d: %s (%s each) write it, each to its own bytes: FALSE sharing between every two of them",
+			ls.Index, compactMembers(writers), cpusRate(wp)), 74) {
+			fmt.Fprintf(b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
+		}
+		writers = nil
+		wrote = true
+	}
 	for _, w := range writers {
 		wp := pathNamed(oa.Object.Paths, w)
 		var trues, falses, self []string
@@ -135,9 +327,9 @@ func lineReport(b *strings.Builder, oa *sharing.ObjectAnalysis, c *sharing.Case,
 			case p.Other == w:
 				self = append(self, p.Other)
 			case p.True:
-				trues = append(trues, fmt.Sprintf("%s (%s)", p.Other, compactMembers(p.Members)))
+				trues = append(trues, withMembers(p))
 			default:
-				falses = append(falses, fmt.Sprintf("%s (%s)", p.Other, compactMembers(p.Members)))
+				falses = append(falses, withMembers(p))
 			}
 		}
 		fmt.Fprintf(b, "  line %d: %s (%s) writes it", ls.Index, w, cpusRate(wp))
@@ -150,35 +342,40 @@ func lineReport(b *strings.Builder, oa *sharing.ObjectAnalysis, c *sharing.Case,
 				fmt.Fprintf(b, "    %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 			}
 		}
-		for _, f := range falses {
-			for i, line := range wrap("FALSE sharing with "+f+": it touches nothing "+w+" writes here", 70) {
+		if len(falses) > 0 {
+			for i, line := range wrap("FALSE sharing with "+strings.Join(falses, "; ")+", which touch nothing "+w+" writes here", 70) {
 				fmt.Fprintf(b, "    %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 			}
 		}
 		wrote = true
 	}
-	if ls.Exposed() && len(ls.Touchers) > 0 {
-		var where []string
-		if ls.ExposedBefore > 0 {
-			where = append(where, fmt.Sprintf("%d bytes before the object", ls.ExposedBefore))
-		}
-		if ls.ExposedAfter > 0 {
-			after := "after it"
-			if oa.Object.Layout.PaddedTo > 0 {
-				after = fmt.Sprintf("after it and its padding to %d", oa.Object.Layout.PaddedTo)
-			}
-			where = append(where, fmt.Sprintf("%d bytes %s", ls.ExposedAfter, after))
-		}
-		fmt.Fprintf(b, "  line %d also holds unknown neighbours: %s\n", ls.Index, strings.Join(where, ", "))
-		if len(ls.Writers) > 0 {
-			fmt.Fprintf(b, "    %s dirty a neighbour's line (false sharing for whatever lives there)\n", strings.Join(ls.Writers, ", "))
-		}
-		if readers := without(ls.Touchers, ls.Writers); len(readers) > 0 {
-			fmt.Fprintf(b, "    a neighbour's writes would evict the line from %s\n", strings.Join(readers, ", "))
-		}
-		wrote = true
-	}
 	return wrote
+}
+
+// clique reports whether the line's pairs are exactly every writer
+// sharing falsely with every other writer and nothing else: the shards of
+// a per-CPU table.
+func clique(ls *sharing.LineShare, writers []string) bool {
+	if len(writers) < 3 || len(ls.Touchers) != len(writers) {
+		return false
+	}
+	n := 0
+	for _, p := range ls.Pairs {
+		if p.True || p.Writer == p.Other {
+			return false
+		}
+		n++
+	}
+	return n == len(writers)*(len(writers)-1)
+}
+
+// withMembers names the other path of a pair and, where they are not
+// just the path's name, the members it touches on the line.
+func withMembers(p sharing.Pair) string {
+	if len(p.Members) == 1 && p.Members[0] == p.Other {
+		return p.Other
+	}
+	return fmt.Sprintf("%s (%s)", p.Other, compactMembers(p.Members))
 }
 
 func without(all, drop []string) []string {
@@ -234,6 +431,7 @@ func accessSummary(p *access.Path) string {
 // compactMembers joins member paths, writing consecutive siblings once
 // under their parent: seq, timekeeper.tkr_mono.{mult,shift}.
 func compactMembers(members []string) string {
+	members = elementRuns(members)
 	var parts []string
 	for i := 0; i < len(members); {
 		parent, _ := splitLast(members[i])
@@ -257,6 +455,43 @@ func compactMembers(members []string) string {
 		i = j
 	}
 	return strings.Join(parts, ", ")
+}
+
+// elementRuns writes consecutive elements of one array as a range:
+// shards[0], shards[1], shards[2] becomes shards[0-2].
+func elementRuns(members []string) []string {
+	var out []string
+	for i := 0; i < len(members); {
+		base, idx, ok := element(members[i])
+		j := i + 1
+		for ok && j < len(members) {
+			b, n, ok2 := element(members[j])
+			if !ok2 || b != base || n != idx+int64(j-i) {
+				break
+			}
+			j++
+		}
+		if j-i > 2 {
+			out = append(out, fmt.Sprintf("%s[%d-%d]", base, idx, idx+int64(j-i-1)))
+		} else {
+			out = append(out, members[i:j]...)
+		}
+		i = j
+	}
+	return out
+}
+
+// element splits "a.b[3]" into "a.b" and 3.
+func element(member string) (string, int64, bool) {
+	open := strings.LastIndex(member, "[")
+	if open < 0 || !strings.HasSuffix(member, "]") {
+		return "", 0, false
+	}
+	var n int64
+	if _, err := fmt.Sscanf(member[open+1:len(member)-1], "%d", &n); err != nil {
+		return "", 0, false
+	}
+	return member[:open], n, true
 }
 
 func splitLast(member string) (parent, name string) {

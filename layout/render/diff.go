@@ -27,8 +27,13 @@ func DiffText(w io.Writer, r *diff.Result) error {
 	if moves := describeMoves(r); moves != "" {
 		fmt.Fprintf(&b, "\nWhat moved:\n%s", moves)
 	}
-	if why := describeWhy(r); why != "" {
-		fmt.Fprintf(&b, "\nWhy:\n%s", why)
+	if why := describeWhy(r); len(why) > 0 {
+		b.WriteString("\nWhy:\n")
+		for _, para := range why {
+			for i, line := range wrap(para, 76) {
+				fmt.Fprintf(&b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
+			}
+		}
 	}
 
 	b.WriteString("\nPer path (lines touched, line 0 holding the first byte; [n×128]: 128-byte blocks):\n")
@@ -277,13 +282,9 @@ func lineChanges(r *diff.Result, o, n *layout.Field) string {
 // member that moved away from the others a path reads, who writes and who
 // reads them and whether that sharing is true; then, for each path that
 // got worse, what changed and where nothing did.
-func describeWhy(r *diff.Result) string {
-	var b strings.Builder
-	say := func(text string) {
-		for _, line := range wrap(text, 76) {
-			fmt.Fprintf(&b, "  %s\n", line)
-		}
-	}
+func describeWhy(r *diff.Result) []string {
+	var paragraphs []string
+	say := func(text string) { paragraphs = append(paragraphs, text) }
 
 	// Group the separations by the member that moved and the cases.
 	type group struct {
@@ -387,7 +388,7 @@ func describeWhy(r *diff.Result) string {
 					row.Line, row.Phase, name, len(row.New.Lines), len(row.Old.Lines), because))
 			case row.Line < 128 && row.New.Blocks128 > row.Old.Blocks128:
 				because = strings.Replace(because, ": ", ", because ", 1)
-				say(fmt.Sprintf("At %d B phase %d, %s touched lines %s, %s of 128 bytes; now it touches lines %s, %s,%s: the adjacent-line prefetcher no longer brings its data in with one fetch.",
+				say(fmt.Sprintf("At %d B phase %d, %s touched lines %s, %s of 128 bytes; now it touches lines %s, %s%s: the adjacent-line prefetcher no longer brings its data in with one fetch.",
 					row.Line, row.Phase, name, compactList(row.Old.Lines), blocks(row.Old.Blocks128),
 					compactList(row.New.Lines), blocks(row.New.Blocks128), because))
 			}
@@ -400,7 +401,7 @@ func describeWhy(r *diff.Result) string {
 			say(fmt.Sprintf("At %s nothing changes for %s: it touches lines %s either way.", strings.Join(cases, ", "), name, compactList(same[0].New.Lines)))
 		}
 	}
-	return b.String()
+	return paragraphs
 }
 
 func blocks(n int) string {
