@@ -47,6 +47,11 @@ type Field struct {
 	Parent int   // index in Struct.Fields of the enclosing member, -1 at depth 0
 	Len    int64 // number of elements of an array member
 
+	// Decl names the Go type that declares the members of an aggregate
+	// (its type's name for a named struct), so that a suggested order can
+	// be written back as source; empty where there is none.
+	Decl string
+
 	// BitSize is non-zero for a bitfield, whose first bit is BitOffset bits
 	// past Offset.
 	BitOffset int64
@@ -75,6 +80,9 @@ type Struct struct {
 	// offset order (so the list is in offset order unless a union holds
 	// a struct).
 	Fields []Field
+	// Decl names the Go type declaring the outermost members, as
+	// Field.Decl does for nested ones.
+	Decl string
 	// PaddedTo, when non-zero, says that whatever follows the object
 	// starts at a multiple of PaddedTo bytes, as in a section whose
 	// objects are all cache-line aligned (.data..cacheline_aligned): the

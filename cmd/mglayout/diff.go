@@ -89,6 +89,16 @@ func (f *loadFlags) one(ctx *context, arg string) (*sharing.Object, error) {
 	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
 		return f.fromJSONFile(arg)
 	}
+	set, err := f.loadOne(ctx, arg)
+	if err != nil {
+		return nil, err
+	}
+	s := set.structs[0]
+	return &sharing.Object{Layout: s, Paths: set.paths[s], Phases: phasesFor(s, set.declared[s])}, nil
+}
+
+// loadOne loads the one layout a model name or a Go type pattern.T names.
+func (f *loadFlags) loadOne(ctx *context, arg string) (*loaded, error) {
 	var args []string
 	g := *f
 	if strings.Contains(arg, "@") {
@@ -100,14 +110,14 @@ func (f *loadFlags) one(ctx *context, arg string) (*sharing.Object, error) {
 		}
 		args, g.types = []string{arg[:dot]}, arg[dot+1:]
 	}
-	objects, err := g.objects(ctx, args)
+	set, err := g.load(ctx, args)
 	if err != nil {
 		return nil, err
 	}
-	if len(objects) != 1 {
-		return nil, usagef("%s names %d layouts; name one (with -arch, pick one GOARCH)", arg, len(objects))
+	if len(set.structs) != 1 {
+		return nil, usagef("%s names %d layouts; name one (with -arch, pick one GOARCH)", arg, len(set.structs))
 	}
-	return objects[0], nil
+	return set, nil
 }
 
 func (f *loadFlags) fromJSONFile(name string) (*sharing.Object, error) {

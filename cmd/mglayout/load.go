@@ -2,12 +2,14 @@ package main
 
 import (
 	"flag"
+	"os"
 	"strings"
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/gosrc"
 	"github.com/mglayout/mglayout/layout/sharing"
+	"github.com/mglayout/mglayout/layout/suggest"
 	"github.com/mglayout/mglayout/structs"
 )
 
@@ -30,6 +32,8 @@ type loaded struct {
 	// declared holds the layouts whose alignment is declared (kernel
 	// models, //mglayout:align) rather than left to the Go allocator.
 	declared map[*layout.Struct]bool
+	// source holds the Go declarations of each layout's types.
+	source map[*layout.Struct]*suggest.Files
 }
 
 // load resolves the arguments: built-in model names (anything with an "@")
@@ -47,7 +51,7 @@ func (f *loadFlags) load(ctx *context, args []string) (*loaded, error) {
 	if len(args) == 0 {
 		models = structs.Names()
 	}
-	set := &loaded{paths: map[*layout.Struct][]*access.Path{}, declared: map[*layout.Struct]bool{}}
+	set := &loaded{paths: map[*layout.Struct][]*access.Path{}, declared: map[*layout.Struct]bool{}, source: map[*layout.Struct]*suggest.Files{}}
 	if len(models) > 0 {
 		if len(types) > 0 && len(patterns) == 0 {
 			return nil, usagef("-type selects Go types; name the kernel models as arguments instead (e.g. tk_core@v6.1)")
@@ -69,6 +73,11 @@ func (f *loadFlags) load(ctx *context, args []string) (*loaded, error) {
 				set.structs = append(set.structs, s)
 				set.paths[s] = paths
 				set.declared[s] = true
+				fset, files, src, err := structs.Source()
+				if err != nil {
+					return nil, err
+				}
+				set.source[s] = &suggest.Files{Fset: fset, Files: files, Src: src}
 			}
 		}
 	}
@@ -88,9 +97,26 @@ func (f *loadFlags) load(ctx *context, args []string) (*loaded, error) {
 			set.structs = append(set.structs, s)
 			set.paths[s] = res.Paths[s]
 			set.declared[s] = res.Aligned[s]
+			if syn := res.Syntax[s]; syn != nil {
+				set.source[s] = &suggest.Files{Fset: syn.Fset, Files: syn.Files, Src: readSources(syn)}
+			}
 		}
 	}
 	return set, nil
+}
+
+// readSources reads the files of a package, for writing declarations back;
+// a file that cannot be read is left out, and writing a declaration from
+// it then fails with its name.
+func readSources(syn *gosrc.Syntax) map[string][]byte {
+	src := map[string][]byte{}
+	for _, f := range syn.Files {
+		name := syn.Fset.Position(f.Pos()).Filename
+		if data, err := os.ReadFile(name); err == nil {
+			src[name] = data
+		}
+	}
+	return src
 }
 
 // objects loads the arguments as objects for the sharing analysis.

@@ -50,6 +50,7 @@ func (b *Builder) Build(name string, typ types.Type, align int64, doc string) (*
 		Align:  max(typeAlign, align),
 		Doc:    doc,
 	}
+	s.Decl = declName(typ)
 	if n, ok := types.Unalias(typ).(*types.Named); ok {
 		if d := b.directives(n); d != nil {
 			s.PaddedTo = d.Padded
@@ -84,6 +85,7 @@ func (b *Builder) members(s *layout.Struct, parent int, prefix string, base int6
 		if a, ok := ft.Underlying().(*types.Array); ok {
 			f.Len = a.Len()
 		}
+		f.Decl = declName(ft)
 		childPrefix := join(prefix, v.Name())
 		if b.anonymous(v, kind) {
 			// A C anonymous struct or union: its members are reached
@@ -142,6 +144,17 @@ func (b *Builder) kind(t types.Type) layout.Kind {
 		return layout.KindStruct
 	}
 	return layout.KindScalar
+}
+
+// declName returns the name of the named struct type whose declaration
+// lists t's members, or "" for other types.
+func declName(t types.Type) string {
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		if _, ok := n.Underlying().(*types.Struct); ok {
+			return n.Obj().Name()
+		}
+	}
+	return ""
 }
 
 // opaque reports whether a named type belongs to sync or sync/atomic,

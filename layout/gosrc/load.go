@@ -3,6 +3,8 @@ package gosrc
 import (
 	"cmp"
 	"fmt"
+	"go/ast"
+	"go/token"
 	"go/types"
 	"maps"
 	"os"
@@ -38,9 +40,18 @@ type Result struct {
 	Aligned map[*layout.Struct]bool
 	// Ignored holds the structs marked //mglayout:ignore, with the reason.
 	Ignored map[*layout.Struct]string
+	// Syntax holds, per struct, the parsed files of its package, where
+	// its declaration and those of its members' types are.
+	Syntax map[*layout.Struct]*Syntax
 	// Notes are things a user should know that are not errors, such as a
 	// generic type that was skipped because nothing instantiates it.
 	Notes []string
+}
+
+// Syntax is a package's parsed files.
+type Syntax struct {
+	Fset  *token.FileSet
+	Files []*ast.File
 }
 
 // Load loads the packages matching patterns once per GOARCH and returns the
@@ -52,7 +63,7 @@ func Load(cfg Config, patterns []string) (*Result, error) {
 	if len(archs) == 0 {
 		archs = []string{hostArch()}
 	}
-	res := &Result{Paths: map[*layout.Struct][]*access.Path{}, Aligned: map[*layout.Struct]bool{}, Ignored: map[*layout.Struct]string{}}
+	res := &Result{Paths: map[*layout.Struct][]*access.Path{}, Aligned: map[*layout.Struct]bool{}, Ignored: map[*layout.Struct]string{}, Syntax: map[*layout.Struct]*Syntax{}}
 	wanted := map[string]bool{}
 	for _, t := range cfg.Types {
 		wanted[strings.ReplaceAll(t, ", ", ",")] = false
@@ -220,6 +231,7 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool, res *
 	var structs []*layout.Struct
 	var notes []string
 	atomics := AtomicUses(pkg.Syntax, pkg.TypesInfo)
+	syntax := &Syntax{Fset: pkg.Fset, Files: pkg.Syntax}
 	add := func(t *types.Named, short string) error {
 		full := fullName(t)
 		if !selected(full, short) {
@@ -251,6 +263,7 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool, res *
 				res.Ignored[s] = d.Ignore
 			}
 		}
+		res.Syntax[s] = syntax
 		structs = append(structs, s)
 		return nil
 	}

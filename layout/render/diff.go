@@ -384,8 +384,11 @@ func describeWhy(r *diff.Result) []string {
 			}
 			switch {
 			case len(row.New.Lines) != len(row.Old.Lines):
-				say(fmt.Sprintf("At %d B phase %d, %s touches %d lines instead of %d%s.",
-					row.Line, row.Phase, name, len(row.New.Lines), len(row.Old.Lines), because))
+				say(fmt.Sprintf("At %d B phase %d, %s touches %s instead of %d%s.",
+					row.Line, row.Phase, name, countLines(len(row.New.Lines)), len(row.Old.Lines), because))
+			case row.New.FalseLines != row.Old.FalseLines:
+				say(fmt.Sprintf("At %d B phase %d, %s shares %s falsely instead of %d%s.",
+					row.Line, row.Phase, name, countLines(row.New.FalseLines), row.Old.FalseLines, because))
 			case row.Line < 128 && row.New.Blocks128 > row.Old.Blocks128:
 				because = strings.Replace(because, ": ", ", because ", 1)
 				say(fmt.Sprintf("At %d B phase %d, %s touched lines %s, %s of 128 bytes; now it touches lines %s, %s%s: the adjacent-line prefetcher no longer brings its data in with one fetch.",
@@ -437,4 +440,8 @@ func pathNames(r *diff.Result) []string {
 		}
 	}
 	return names
+}
+
+func countLines(n int) string {
+	return fmt.Sprintf("%d %s", n, plural(n, "line", "lines"))
 }

@@ -1,0 +1,183 @@
+package suggest
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout"
+)
+
+// Files are the Go sources that declare a layout's types.
+type Files struct {
+	Fset  *token.FileSet
+	Files []*ast.File
+	Src   map[string][]byte // file name → contents
+}
+
+// Declaration is one struct type declaration before and after.
+type Declaration struct {
+	Name     string
+	Old, New string
+}
+
+// Declarations writes, for every reordered struct type, its declaration in
+// the declared order and in the suggested one, with each member's
+// comments, tag and type as written, and the inserted padding as blank
+// fields. Both are gofmt'ed, so a diff shows only what moved.
+func Declarations(files *Files, r *Result) ([]Declaration, error) {
+	var out []Declaration
+	for _, path := range r.Reordered {
+		decl := r.Original.Decl
+		parent := -1
+		if path != "" {
+			f := r.Original.Field(path)
+			decl, parent = f.Decl, indexOf(r.Original, path)
+		}
+		st := findStruct(files, decl)
+		if st == nil {
+			return nil, fmt.Errorf("the declaration of %s is not in the loaded sources", decl)
+		}
+		fields := fieldSource(files, st)
+		oldText, err := structText(decl, names(r.Original, parent), fields, nil)
+		if err != nil {
+			return nil, err
+		}
+		newParent := -1
+		if path != "" {
+			newParent = indexOf(r.Suggested, path)
+		}
+		newText, err := structText(decl, names(r.Suggested, newParent), fields, r.padsIn(newParent))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Declaration{Name: decl, Old: oldText, New: newText})
+	}
+	return out, nil
+}
+
+func indexOf(s *layout.Struct, path string) int {
+	for i := range s.Fields {
+		if s.Fields[i].Path == path {
+			return i
+		}
+	}
+	return -1
+}
+
+// names lists the direct members of an aggregate by name, in order; a
+// blank name stands for padding or a blank field.
+func names(s *layout.Struct, parent int) []string {
+	var out []string
+	for _, i := range s.Members(parent) {
+		out = append(out, s.Fields[i].Name)
+	}
+	return out
+}
+
+// padsIn maps the positions of the inserted pads among the members of an
+// aggregate of the suggested layout to their sizes: each pad sits just
+// before the member it was inserted for.
+func (r *Result) padsIn(parent int) map[int]int64 {
+	pads := map[int]int64{}
+	members := r.Suggested.Members(parent)
+	for _, p := range r.Padding {
+		for k, i := range members {
+			if r.Suggested.Fields[i].Path == p.Before && k > 0 {
+				pads[k-1] = p.Bytes
+			}
+		}
+	}
+	return pads
+}
+
+func findStruct(files *Files, name string) *ast.StructType {
+	for _, f := range files.Files {
+		for _, d := range f.Decls {
+			gen, ok := d.(*ast.GenDecl)
+			if !ok || gen.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gen.Specs {
+				ts := spec.(*ast.TypeSpec)
+				if st, ok := ts.Type.(*ast.StructType); ok && ts.Name.Name == name {
+					return st
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// memberSource is one member's declaration as written.
+type memberSource struct {
+	name, text string // text: doc comment lines, then "name Type `tag` // comment"
+}
+
+// fieldSource splits a struct's fields into one memberSource per name.
+func fieldSource(files *Files, st *ast.StructType) []memberSource {
+	src := func(n ast.Node) string {
+		start, end := files.Fset.Position(n.Pos()), files.Fset.Position(n.End())
+		return string(files.Src[start.Filename][start.Offset:end.Offset])
+	}
+	var out []memberSource
+	for _, f := range st.Fields.List {
+		var doc, comment string
+		if f.Doc != nil {
+			for _, c := range f.Doc.List {
+				doc += c.Text + "\n"
+			}
+		}
+		if f.Comment != nil {
+			comment = " " + src(f.Comment)
+		}
+		tag := ""
+		if f.Tag != nil {
+			tag = " " + f.Tag.Value
+		}
+		typ := src(f.Type)
+		if len(f.Names) == 0 { // embedded
+			name := typ[strings.LastIndex(typ, ".")+1:]
+			out = append(out, memberSource{strings.TrimPrefix(name, "*"), doc + typ + tag + comment})
+			continue
+		}
+		for _, n := range f.Names {
+			out = append(out, memberSource{n.Name, doc + n.Name + " " + typ + tag + comment})
+		}
+	}
+	return out
+}
+
+// structText writes the declaration with the members in the given order;
+// pads are inserted blank fields by position.
+func structText(name string, order []string, fields []memberSource, pads map[int]int64) (string, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "type %s struct {\n", name)
+	used := make([]bool, len(fields))
+	for k, n := range order {
+		if size, ok := pads[k]; ok {
+			fmt.Fprintf(&b, "_ [%d]byte // padding: no line holds members on both sides\n", size)
+			continue
+		}
+		found := false
+		for i, f := range fields {
+			if !used[i] && f.name == n {
+				used[i], found = true, true
+				b.WriteString(f.text + "\n")
+				break
+			}
+		}
+		if !found {
+			return "", fmt.Errorf("member %s of %s is not in its declaration", n, name)
+		}
+	}
+	b.WriteString("}\n")
+	out, err := format.Source(b.Bytes())
+	if err != nil {
+		return "", fmt.Errorf("formatting %s: %v", name, err)
+	}
+	return string(out), nil
+}

@@ -1,0 +1,328 @@
+// Package suggest finds a cache-aware order of a struct's members, and
+// padding where it removes false sharing, for every requested line size
+// and every reachable phase at once.
+//
+// The cost of a layout is what its access paths pay, summed over line
+// sizes and phases: each path's lines touched (and, below 128 bytes, half
+// a line for each 128-byte block, for the adjacent-line prefetcher),
+// weighted by the path's rate, plus four times the weight of every
+// false-sharing pair. The search starts from the members grouped by the
+// paths that touch them, hottest first, and improves by moving one member
+// at a time while the cost falls.
+//
+// It never moves a member across deliberate padding (a blank field, a
+// member named pad or padding, cpu.CacheLinePad), never reorders a struct
+// marked structs.HostLayout unless forced, and reorders a struct type only
+// where the object holds it once, since a new order changes the type
+// everywhere it is used.
+package suggest
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/sharing"
+)
+
+// Options control the search.
+type Options struct {
+	Lines []int64
+	// Phases returns where an object with a given layout can start; nil
+	// uses its alignment. The size of a Go object decides its size class,
+	// so the phases are asked of every candidate.
+	Phases func(s *layout.Struct) func(line int64) ([]int64, string)
+	// Force reorders structs marked structs.HostLayout too.
+	Force bool
+}
+
+// Result is the suggestion.
+type Result struct {
+	Original, Suggested *layout.Struct
+	Paths               []*access.Path
+	CostBefore          float64
+	CostAfter           float64
+	// Reordered lists the aggregates whose members moved, by path ("" for
+	// the object itself); Frozen says, per aggregate left alone, why.
+	Reordered []string
+	Frozen    map[string]string
+	// Padding lists the padding inserted to separate false sharers, by
+	// the member it precedes.
+	Padding []Pad
+	// Unresolved describes false sharing that neither order nor padding
+	// between members can remove, such as elements of one array.
+	Unresolved []string
+}
+
+// Pad is padding inserted before a member.
+type Pad struct {
+	Before string
+	Bytes  int64
+}
+
+// Suggest searches for a better layout of the object.
+func Suggest(obj *sharing.Object, o Options) (*Result, error) {
+	s := obj.Layout
+	r := &Result{Original: s, Paths: obj.Paths, Frozen: map[string]string{}}
+	if len(obj.Paths) == 0 {
+		return nil, fmt.Errorf("%s has no access paths, so no order is better than another (declare them with //mglayout:path)", s.Name)
+	}
+	eval := func(cand *layout.Struct) (float64, error) { return cost(cand, obj.Paths, o) }
+	var err error
+	if r.CostBefore, err = eval(s); err != nil {
+		return nil, err
+	}
+
+	root := tree(s)
+	goRules := s.Source == layout.SourceGo
+	aggs := r.reorderable(s, root, o.Force)
+
+	current := s
+	best := r.CostBefore
+	try := func() (float64, *layout.Struct, error) {
+		root.relayout(goRules)
+		cand := flatten(s, root)
+		c, err := eval(cand)
+		return c, cand, err
+	}
+	for _, a := range aggs {
+		// Start from the members grouped by the paths that touch them.
+		var grouped []*node
+		for _, seg := range segments(a.n.kids) {
+			groupByHeat(seg, current, obj.Paths)
+			grouped = append(grouped, seg...)
+		}
+		a.n.kids = grouped
+		if c, cand, err := try(); err != nil {
+			return nil, err
+		} else if c < best {
+			best, current = c, cand
+		} else {
+			a.n.kids = slices.Clone(a.original)
+		}
+		// Then move one member at a time while that helps.
+		for pass := 0; pass < 20; pass++ {
+			improved := false
+			for _, seg := range a.segmentRanges() {
+				for i := seg[0]; i < seg[1]; i++ {
+					for j := seg[0]; j < seg[1]; j++ {
+						if i == j {
+							continue
+						}
+						saved := a.n.kids
+						a.n.kids = moveTo(saved, i, j)
+						c, cand, err := try()
+						if err != nil {
+							return nil, err
+						}
+						if c < best-1e-9 {
+							best, current, improved = c, cand, true
+						} else {
+							a.n.kids = saved
+						}
+					}
+				}
+			}
+			if !improved {
+				break
+			}
+		}
+		if !slices.Equal(a.n.kids, a.original) {
+			r.Reordered = append(r.Reordered, a.path)
+		}
+	}
+	root.relayout(goRules)
+	current = flatten(s, root)
+
+	current, pads, unresolved, err := separate(current, obj.Paths, o)
+	if err != nil {
+		return nil, err
+	}
+	r.Padding, r.Unresolved = pads, unresolved
+	r.Suggested = current
+	if r.CostAfter, err = eval(current); err != nil {
+		return nil, err
+	}
+	if r.CostAfter > r.CostBefore {
+		// Padding can only cost lines; never suggest worse than the start.
+		r.Suggested, r.CostAfter, r.Reordered, r.Padding = s, r.CostBefore, nil, nil
+	}
+	return r, nil
+}
+
+// aggregate is a struct whose members may be reordered.
+type aggregate struct {
+	path     string
+	n        *node
+	original []*node
+}
+
+func (r *Result) reorderable(s *layout.Struct, root *node, force bool) []*aggregate {
+	uses := map[string]int{}
+	var walk func(n *node)
+	walk = func(n *node) {
+		for _, k := range n.kids {
+			if k.f.Decl != "" {
+				uses[k.f.Decl]++
+			}
+			walk(k)
+		}
+	}
+	walk(root)
+
+	var out []*aggregate
+	var visit func(n *node, path string)
+	visit = func(n *node, path string) {
+		ok := n.f.Kind == layout.KindStruct && len(n.kids) > 1
+		switch {
+		case !ok:
+		case n != root && n.f.Decl == "":
+			r.Frozen[path] = "its type has no name to declare the new order under"
+			ok = false
+		case n != root && uses[n.f.Decl] > 1:
+			r.Frozen[path] = fmt.Sprintf("its type %s is used %d times in the object", n.f.Decl, uses[n.f.Decl])
+			ok = false
+		case hostLayout(n) && !force:
+			r.Frozen[path] = "it is marked structs.HostLayout (use -force to reorder it)"
+			ok = false
+		}
+		if ok {
+			out = append(out, &aggregate{path: path, n: n, original: slices.Clone(n.kids)})
+		}
+		for _, k := range n.kids {
+			visit(k, k.f.Path)
+		}
+	}
+	visit(root, "")
+	return out
+}
+
+func hostLayout(n *node) bool {
+	return slices.ContainsFunc(n.kids, func(k *node) bool { return k.f.Type == "structs.HostLayout" })
+}
+
+// deliberatePadding reports whether a member is padding someone put there
+// on purpose.
+func deliberatePadding(f *layout.Field) bool {
+	name := strings.ToLower(strings.TrimLeft(f.Name, "_"))
+	return f.Name == "_" || strings.HasPrefix(name, "pad") || strings.Contains(f.Type, "CacheLinePad")
+}
+
+// segmentRanges returns the [start, end) index ranges of members between
+// barriers.
+func (a *aggregate) segmentRanges() [][2]int {
+	var out [][2]int
+	start := 0
+	for i, k := range a.n.kids {
+		if deliberatePadding(&k.f) {
+			if i > start {
+				out = append(out, [2]int{start, i})
+			}
+			start = i + 1
+		}
+	}
+	if len(a.n.kids) > start {
+		out = append(out, [2]int{start, len(a.n.kids)})
+	}
+	return out
+}
+
+// segments splits members at barriers; barriers are segments of their own.
+func segments(kids []*node) [][]*node {
+	var out [][]*node
+	var cur []*node
+	for _, k := range kids {
+		if deliberatePadding(&k.f) {
+			if len(cur) > 0 {
+				out = append(out, cur)
+			}
+			out = append(out, []*node{k})
+			cur = nil
+			continue
+		}
+		cur = append(cur, k)
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// moveTo returns a copy of kids with the member at i moved to index j.
+func moveTo(kids []*node, i, j int) []*node {
+	out := slices.Delete(slices.Clone(kids), i, i+1)
+	return slices.Insert(out, j, kids[i])
+}
+
+// groupByHeat sorts a segment so that members touched by the same paths
+// sit together, the group read by the heaviest paths first, and members no
+// reader touches last; ties keep the declared order.
+func groupByHeat(seg []*node, s *layout.Struct, paths []*access.Path) {
+	heat := map[*node]float64{}
+	sig := map[*node]string{}
+	for _, k := range seg {
+		var names []string
+		for _, p := range paths {
+			if touchesSubtree(p, s, k) {
+				names = append(names, p.Name)
+				if !p.Writes() {
+					heat[k] += p.Weight(8)
+				}
+			}
+		}
+		sig[k] = strings.Join(names, ",")
+	}
+	groupHeat := map[string]float64{}
+	for _, k := range seg {
+		groupHeat[sig[k]] = max(groupHeat[sig[k]], heat[k])
+	}
+	slices.SortStableFunc(seg, func(a, b *node) int {
+		return cmp.Or(cmp.Compare(groupHeat[sig[b]], groupHeat[sig[a]]), strings.Compare(sig[a], sig[b]))
+	})
+}
+
+// touchesSubtree reports whether the path accesses any byte of the member
+// (in the layout s, where the member is at its current offset).
+func touchesSubtree(p *access.Path, s *layout.Struct, k *node) bool {
+	f := s.Field(k.f.Path)
+	if f == nil {
+		return false
+	}
+	ts, err := access.Resolve(p, s)
+	if err != nil {
+		return false
+	}
+	for _, t := range ts {
+		if t.Offset < f.End() && f.Offset < t.End || (f.Size == 0 && t.Offset <= f.Offset && f.Offset < t.End) {
+			return true
+		}
+	}
+	return false
+}
+
+// cost is what the paths pay in a layout, summed over every case.
+func cost(s *layout.Struct, paths []*access.Path, o Options) (float64, error) {
+	obj := &sharing.Object{Layout: s, Paths: paths}
+	if o.Phases != nil {
+		obj.Phases = o.Phases(s)
+	}
+	a, err := sharing.Analyze([]*sharing.Object{obj}, o.Lines)
+	if err != nil {
+		return 0, err
+	}
+	var total float64
+	for _, c := range a.Objects[0].Cases {
+		for _, f := range c.Paths {
+			lines := float64(len(f.Lines))
+			if c.Line < 128 {
+				lines += 0.5 * float64(f.Blocks128)
+			}
+			total += lines * f.Path.Weight(8)
+		}
+		total += 4 * c.FalseWeight()
+	}
+	return total, nil
+}
