@@ -46,6 +46,10 @@ type Field struct {
 	Depth  int   // 0 for members of the outermost object
 	Parent int   // index in Struct.Fields of the enclosing member, -1 at depth 0
 	Len    int64 // number of elements of an array member
+	// Elem is the layout of one element of an array of structs, with
+	// offsets from the element's start, so that a path can name a member
+	// of an element (shards[3].n); nil for other members.
+	Elem *Struct
 
 	// Decl names the Go type that declares the members of an aggregate
 	// (its type's name for a named struct), so that a suggested order can

@@ -86,7 +86,7 @@ func diffFlags(fs *flag.FlagSet) func(*context, []string) error {
 // one loads a single object: a model, a Go type written pattern.T, or a
 // layout -json file holding one struct (or the one -type names).
 func (f *loadFlags) one(ctx *context, arg string) (*sharing.Object, error) {
-	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
+	if st, err := os.Stat(arg); err == nil && !st.IsDir() || strings.HasSuffix(arg, ".json") {
 		return f.fromJSONFile(arg)
 	}
 	set, err := f.loadOne(ctx, arg)
@@ -131,10 +131,15 @@ func (f *loadFlags) fromJSONFile(name string) (*sharing.Object, error) {
 		return nil, usagef("%s: %v (write it with mglayout layout -json)", name, err)
 	}
 	want := splitList(f.types)
+	var names []string
 	for _, s := range structs {
 		if len(want) == 0 && len(structs) == 1 || len(want) == 1 && (s.Name == want[0] || strings.HasSuffix(s.Name, "."+want[0])) {
 			return &sharing.Object{Layout: s, Paths: paths[s], Phases: phasesFor(s, s.Source != "go")}, nil
 		}
+		names = append(names, s.Name)
 	}
-	return nil, usagef("%s holds %d structs; pick one with -type NAME", name, len(structs))
+	if len(want) == 0 {
+		return nil, usagef("%s holds %d structs (%s); pick one with -type NAME", name, len(structs), strings.Join(names, ", "))
+	}
+	return nil, usagef("-type %s names no struct in %s (it holds %s)", f.types, name, strings.Join(names, ", "))
 }

@@ -30,8 +30,8 @@ func Resolve(p *Path, s *layout.Struct) ([]Touch, error) {
 	return touches, nil
 }
 
-// memberBytes returns the byte range of a member path, which may end in
-// an array index: base[1].
+// memberBytes returns the byte range of a member path, which may index an
+// array (base[1]) and name a member of the element (shards[3].n).
 func memberBytes(s *layout.Struct, member string) (off, end int64, err error) {
 	name, index, indexed := strings.Cut(member, "[")
 	f := s.Field(name)
@@ -41,10 +41,23 @@ func memberBytes(s *layout.Struct, member string) (off, end int64, err error) {
 	if !indexed {
 		return f.Offset, f.End(), nil
 	}
-	i, err := strconv.ParseInt(strings.TrimSuffix(index, "]"), 10, 64)
-	if err != nil || !strings.HasSuffix(index, "]") || f.Kind != layout.KindArray || i < 0 || i >= f.Len {
+	index, inner, closed := strings.Cut(index, "]")
+	i, err := strconv.ParseInt(index, 10, 64)
+	if !closed || err != nil || f.Kind != layout.KindArray || i < 0 || i >= f.Len {
 		return 0, 0, fmt.Errorf("%q is not an element of an array member of %s", member, s.Name)
 	}
 	elem := f.Size / f.Len
-	return f.Offset + i*elem, f.Offset + (i+1)*elem, nil
+	off = f.Offset + i*elem
+	if inner == "" {
+		return off, off + elem, nil
+	}
+	inner, ok := strings.CutPrefix(inner, ".")
+	if !ok || f.Elem == nil {
+		return 0, 0, fmt.Errorf("%q: the elements of %s in %s have no members to name", member, name, s.Name)
+	}
+	ef := f.Elem.Field(inner)
+	if ef == nil {
+		return 0, 0, fmt.Errorf("%q: no member %q in the elements of %s in %s", member, inner, name, s.Name)
+	}
+	return off + ef.Offset, off + ef.End(), nil
 }

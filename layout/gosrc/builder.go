@@ -84,6 +84,7 @@ func (b *Builder) members(s *layout.Struct, parent int, prefix string, base int6
 		}
 		if a, ok := ft.Underlying().(*types.Array); ok {
 			f.Len = a.Len()
+			f.Elem = b.element(a.Elem())
 		}
 		f.Decl = declName(ft)
 		childPrefix := join(prefix, v.Name())
@@ -101,6 +102,19 @@ func (b *Builder) members(s *layout.Struct, parent int, prefix string, base int6
 			b.members(s, len(s.Fields)-1, childPrefix, f.Offset, depth+1, ft, ft.Underlying().(*types.Struct))
 		}
 	}
+}
+
+// element returns the layout of an array element that is a struct whose
+// members are worth naming, or nil.
+func (b *Builder) element(t types.Type) *layout.Struct {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || b.kind(t) != layout.KindStruct {
+		return nil
+	}
+	size, align := b.measure(t)
+	e := &layout.Struct{Name: b.typeName(t, ""), Source: b.Source, Arch: b.Arch, Size: size, Align: align, Decl: declName(t)}
+	b.members(e, -1, "", 0, 0, t, st)
+	return e
 }
 
 func join(prefix, name string) string {

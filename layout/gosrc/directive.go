@@ -173,12 +173,16 @@ func (p *directiveParser) fields(expr ast.Expr) error {
 					err = &DirectiveError{p.fset.Position(c.Slash), e.Error()}
 					return false
 				}
-				for _, name := range field.Names {
-					p.addField(p.info.Defs[name], fd)
-				}
-				if len(field.Names) == 0 { // an embedded field
+				idents := field.Names
+				if len(idents) == 0 { // an embedded field
 					if id := embeddedIdent(field.Type); id != nil {
-						p.addField(p.info.Defs[id], fd)
+						idents = []*ast.Ident{id}
+					}
+				}
+				for _, id := range idents {
+					if !p.addField(p.info.Defs[id], fd) {
+						err = &DirectiveError{p.fset.Position(c.Slash), c.Text + ": the field is also marked the other way; a field is either hot or cold"}
+						return false
 					}
 				}
 			}
@@ -188,10 +192,12 @@ func (p *directiveParser) fields(expr ast.Expr) error {
 	return err
 }
 
-func (p *directiveParser) addField(obj types.Object, fd FieldDirectives) {
+// addField merges a field's directives, reporting false when they
+// contradict each other (hot and cold in separate comments).
+func (p *directiveParser) addField(obj types.Object, fd FieldDirectives) bool {
 	v, ok := obj.(*types.Var)
 	if !ok {
-		return
+		return true
 	}
 	d := p.dirs.Fields[v]
 	if d == nil {
@@ -203,6 +209,7 @@ func (p *directiveParser) addField(obj types.Object, fd FieldDirectives) {
 	if fd.Ignore != "" {
 		d.Ignore = fd.Ignore
 	}
+	return !(d.Hot && d.Cold)
 }
 
 func embeddedIdent(expr ast.Expr) *ast.Ident {
@@ -271,6 +278,8 @@ func (d *TypeDirectives) parse(text string, pos token.Position) error {
 			}
 		}
 		d.Paths = append(d.Paths, path)
+	case verb == "ignore":
+		return fmt.Errorf("%s needs a reason (//mglayout:ignore REASON), so that whoever reads it later knows why", text)
 	case verb == "hot" || verb == "cold":
 		return fmt.Errorf("%s belongs in a struct field's comment, not a type's (accepted here: %s)", text, typeForms)
 	default:
@@ -288,7 +297,9 @@ func (d *FieldDirectives) parse(text string) error {
 		d.Cold = true
 	case len(words) > 1 && words[0] == "ignore":
 		d.Ignore = strings.Join(words[1:], " ")
-	case len(words) > 0 && (words[0] == "path" || words[0] == "align" || words[0] == "union" || words[0] == "model"):
+	case len(words) == 1 && words[0] == "ignore":
+		return fmt.Errorf("%s needs a reason (//mglayout:ignore REASON), so that whoever reads it later knows why", text)
+	case len(words) > 0 && (words[0] == "path" || words[0] == "align" || words[0] == "union" || words[0] == "model" || words[0] == "padded"):
 		return fmt.Errorf("%s belongs in a type's doc comment, not a field's (accepted here: %s)", text, fieldForms)
 	default:
 		return fmt.Errorf("malformed directive %q (accepted on a field: %s)", text, fieldForms)

@@ -1,9 +1,11 @@
 package gosrc
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
@@ -50,45 +52,41 @@ func isAtomicFunc(info *types.Info, fun ast.Expr) bool {
 	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && fn.Type().(*types.Signature).Recv() == nil
 }
 
-// memberOf resolves x.a.b (or x.a[i]) to the named struct type of the
-// outermost selected value and the member path "a.b" (or "a", the array),
-// following the selection the way the compiler does, embedded fields
-// included.
+// memberOf resolves x.a.b, x.a[i] or x.a[i].b to the named struct type
+// of x and a member path in which an index is written "[]": "a.b",
+// "a[]", "a[].b". The walk stops at a pointer or a slice, whose target
+// is another object.
 func memberOf(info *types.Info, e ast.Expr) (*types.TypeName, string) {
-	var names []string
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.IndexExpr:
-			names = names[:0] // an element: the array member is what is shared
-			e = x.X
-			continue
-		case *ast.SelectorExpr:
-			sel := info.Selections[x]
-			if sel == nil || sel.Kind() != types.FieldVal {
-				return nil, ""
-			}
-			// Embedded fields on the way are members too.
-			path := fieldPath(sel)
-			names = append(path, names...)
-			recv := sel.Recv()
-			if p, ok := recv.Underlying().(*types.Pointer); ok {
-				recv = p.Elem()
-			}
-			if n, ok := types.Unalias(recv).(*types.Named); ok {
-				if _, ok := n.Underlying().(*types.Struct); ok {
-					// Keep walking outwards while the receiver is itself a
-					// field of a struct: the outermost named struct wins.
-					if tn, outer := memberOf(info, x.X); tn != nil {
-						return tn, outer + "." + strings.Join(names, ".")
-					}
-					return n.Origin().Obj(), strings.Join(names, ".")
-				}
-			}
-			e = x.X
-			continue
+	switch x := ast.Unparen(e).(type) {
+	case *ast.IndexExpr:
+		if _, ok := info.TypeOf(x.X).Underlying().(*types.Array); !ok {
+			return nil, ""
 		}
-		return nil, ""
+		if tn, path := memberOf(info, x.X); tn != nil {
+			return tn, path + "[]"
+		}
+	case *ast.SelectorExpr:
+		sel := info.Selections[x]
+		if sel == nil || sel.Kind() != types.FieldVal {
+			return nil, ""
+		}
+		names := strings.Join(fieldPath(sel), ".")
+		if _, viaPointer := info.TypeOf(x.X).Underlying().(*types.Pointer); !viaPointer {
+			if tn, path := memberOf(info, x.X); tn != nil {
+				return tn, path + "." + names
+			}
+		}
+		recv := sel.Recv()
+		if p, ok := recv.Underlying().(*types.Pointer); ok {
+			recv = p.Elem()
+		}
+		if n, ok := types.Unalias(recv).(*types.Named); ok {
+			if _, ok := n.Underlying().(*types.Struct); ok {
+				return n.Origin().Obj(), names
+			}
+		}
 	}
+	return nil, ""
 }
 
 // fieldPath returns the names of the fields a selection goes through.
@@ -109,54 +107,26 @@ func fieldPath(sel *types.Selection) []string {
 // InferPaths returns the access paths of a Go struct type when it
 // declares none: each hot member (a sync/atomic value, a mutex, a member
 // whose address goes to sync/atomic, or one marked //mglayout:hot) is
-// written by its own path on every CPU, each element of an array of hot
-// elements by a path of its own (the shards of a per-CPU table), and the
-// other members are read by one path, "readers". Members marked
-// //mglayout:cold or //mglayout:ignore take no part.
+// written by its own path on every CPU; each element of an array of hot
+// elements by a path of its own on one CPU (the shards of a per-CPU
+// table), writing the element's hot members only, so that padding inside
+// the element counts; the other members are read by one path, "readers".
+// Members marked //mglayout:cold or //mglayout:ignore take no part.
 func InferPaths(s *layout.Struct, typ types.Type, dirs Directives, atomicMembers []string) []*access.Path {
-	vars := memberVars(typ)
-	hotTypes := map[string]string{} // member path → why it is hot
-	skip := map[string]bool{}
-	for path, v := range vars {
-		if d := dirs.Field(v); d != nil {
-			switch {
-			case d.Ignore != "" || d.Cold:
-				skip[path] = true
-				continue
-			case d.Hot:
-				hotTypes[path] = "marked //mglayout:hot"
-				continue
-			}
-		}
-		if why := concurrentType(v.Type()); why != "" {
-			hotTypes[path] = why
-		}
-	}
-	for _, m := range atomicMembers {
-		if _, ok := hotTypes[m]; !ok {
-			hotTypes[m] = "address passed to sync/atomic"
-		}
-	}
-
+	hot, skip := hotMembers(typ, dirs, atomicMembers)
 	var paths []*access.Path
 	var readMembers []string
 	for i := range s.Fields {
 		f := &s.Fields[i]
-		if underSkipped(f.Path, skip) || underHot(f.Path, hotTypes) || f.Name == "_" || f.Size == 0 {
+		if underSkipped(f.Path, skip) || underHot(f.Path, hot) || f.Name == "_" || f.Size == 0 {
 			continue // left out, covered by the path of a hot aggregate, or padding
 		}
-		why, hot := hotTypes[f.Path]
+		why, isHot := hot[f.Path]
+		elemHot := elementHot(f, hot)
 		switch {
-		case hot && f.Kind == layout.KindArray && f.Len > 1:
-			for e := range min(f.Len, maxShardPaths) {
-				member := fmt.Sprintf("%s[%d]", f.Path, e)
-				paths = append(paths, &access.Path{
-					Name: member, CPUs: 1, Rate: access.Hot, Inferred: true,
-					Accesses: []access.Access{{Op: access.Write, Member: member}},
-					Doc:      fmt.Sprintf("inferred: %s, one CPU per element", why),
-				})
-			}
-		case hot:
+		case f.Kind == layout.KindArray && f.Len > 1 && (isHot || len(elemHot) > 0):
+			paths = append(paths, shardPaths(f, why, elemHot)...)
+		case isHot:
 			paths = append(paths, &access.Path{
 				Name: f.Path, CPUs: access.AllCPUs, Rate: access.Hot, Inferred: true,
 				Accesses: []access.Access{{Op: opFor(why), Member: f.Path}},
@@ -176,6 +146,82 @@ func InferPaths(s *layout.Struct, typ types.Type, dirs Directives, atomicMembers
 			r.Accesses = append(r.Accesses, access.Access{Op: access.Read, Member: m})
 		}
 		paths = append(paths, r)
+	}
+	return paths
+}
+
+// hotMembers says which member paths are accessed concurrently and why,
+// and which are left out. Members of array elements are written
+// "a[].b".
+func hotMembers(typ types.Type, dirs Directives, atomicMembers []string) (hot map[string]string, skip map[string]bool) {
+	hot, skip = map[string]string{}, map[string]bool{}
+	for path, v := range memberVars(typ) {
+		if d := dirs.Field(v); d != nil {
+			switch {
+			case d.Ignore != "" || d.Cold:
+				skip[path] = true
+				continue
+			case d.Hot:
+				hot[path] = "marked //mglayout:hot"
+				continue
+			}
+		}
+		if why := concurrentType(v.Type()); why != "" {
+			hot[path] = why
+		}
+	}
+	for _, m := range atomicMembers {
+		if _, ok := hot[m]; !ok {
+			hot[m] = "address passed to sync/atomic"
+		}
+	}
+	return hot, skip
+}
+
+// elementHot returns the hot members of an array member's elements, by
+// their path inside the element, with why.
+func elementHot(f *layout.Field, hot map[string]string) map[string]string {
+	out := map[string]string{}
+	prefix := f.Path + "[]"
+	for path, why := range hot {
+		switch {
+		case path == prefix:
+			out[""] = why
+		case strings.HasPrefix(path, prefix+"."):
+			out[strings.TrimPrefix(path, prefix+".")] = why
+		}
+	}
+	return out
+}
+
+// shardPaths returns one path per element of a hot array, on one CPU,
+// writing the element's hot members (or the whole element when it is a
+// hot value itself or they are not known).
+func shardPaths(f *layout.Field, why string, elemHot map[string]string) []*access.Path {
+	members := slices.Sorted(maps.Keys(elemHot))
+	if f.Elem != nil && len(members) > 0 && members[0] != "" {
+		// Keep the element's declared order.
+		slices.SortFunc(members, func(a, b string) int {
+			return cmp.Compare(f.Elem.Field(a).Offset, f.Elem.Field(b).Offset)
+		})
+	} else {
+		members = []string{""}
+	}
+	if why == "" {
+		why = elemHot[members[0]]
+	}
+	var paths []*access.Path
+	for e := range min(f.Len, maxShardPaths) {
+		p := &access.Path{Name: fmt.Sprintf("%s[%d]", f.Path, e), CPUs: 1, Rate: access.Hot, Inferred: true,
+			Doc: fmt.Sprintf("inferred: %s, one CPU per element", why)}
+		for _, m := range members {
+			member := p.Name
+			if m != "" {
+				member += "." + m
+			}
+			p.Accesses = append(p.Accesses, access.Access{Op: access.Write, Member: member})
+		}
+		paths = append(paths, p)
 	}
 	return paths
 }
@@ -260,6 +306,9 @@ func memberVars(typ types.Type) map[string]*types.Var {
 			path := join(prefix, v.Name())
 			vars[path] = v
 			walk(path, v.Type())
+			if a, ok := v.Type().Underlying().(*types.Array); ok {
+				walk(path+"[]", a.Elem())
+			}
 		}
 	}
 	walk("", typ)

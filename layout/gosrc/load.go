@@ -249,8 +249,12 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool, res *
 		switch {
 		case d != nil && len(d.Paths) > 0:
 			for _, p := range d.Paths {
+				if strings.HasPrefix(p.Doc, "declared at ") {
+					p.Doc = "declared at " + relPos(p.Pos)
+				}
+				p.Pos = relPos(p.Pos)
 				if _, err := access.Resolve(p, s); err != nil {
-					return fmt.Errorf("%s: %v", relPos(p.Pos), err)
+					return fmt.Errorf("%s: %v", p.Pos, err)
 				}
 			}
 			res.Paths[s] = d.Paths

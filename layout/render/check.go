@@ -185,6 +185,9 @@ func acrossObjects(b *strings.Builder, a *sharing.Analysis) {
 	var order []string
 	for _, oa := range a.Objects {
 		for pi, p := range oa.Object.Paths {
+			if p.Inferred {
+				continue // inferred paths of different types are different code
+			}
 			pt := part{object: oa.Object.Layout.Name, min: map[int64]int{}, max: map[int64]int{}}
 			for _, c := range oa.Cases {
 				n := len(c.Paths[pi].Lines)
@@ -288,7 +291,7 @@ func exposureReport(b *strings.Builder, oa *sharing.ObjectAnalysis, cases []*sha
 	}
 	text := "unknown neighbours share " + strings.Join(perPhase, "; ") + "."
 	if len(writers) > 0 {
-		text += fmt.Sprintf(" %s dirty those lines: false sharing for whatever lives there.", compactMembers(writers))
+		text += fmt.Sprintf(" %s %s those lines: false sharing for whatever lives there.", compactMembers(writers), plural(len(writers), "dirties", "dirty"))
 	}
 	if len(readers) > 0 {
 		text += fmt.Sprintf(" A neighbour's writes evict them from %s.", strings.Join(readers, ", "))
@@ -343,7 +346,7 @@ func lineReport(b *strings.Builder, oa *sharing.ObjectAnalysis, ls *sharing.Line
 			}
 		}
 		if len(falses) > 0 {
-			for i, line := range wrap("FALSE sharing with "+strings.Join(falses, "; ")+", which touch nothing "+w+" writes here", 70) {
+			for i, line := range wrap("FALSE sharing with "+strings.Join(falses, "; ")+", which "+plural(len(falses), "touches", "touch")+" nothing "+w+" writes here", 70) {
 				fmt.Fprintf(b, "    %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 			}
 		}

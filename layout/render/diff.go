@@ -160,14 +160,18 @@ func describeMoves(r *diff.Result) string {
 			j++
 		}
 		first := r.Moves[i]
-		if j-i > 1 {
+		switch j - i {
+		case 1:
+		case 2:
+			fmt.Fprintf(&b, "  %s and the member after it move %+d bytes\n", first.Member, delta)
+		default:
 			fmt.Fprintf(&b, "  %s and the %d members after it move %+d bytes\n", first.Member, j-i-1, delta)
 		}
-		// Show the members of the run that a reader reads and that change
-		// line somewhere: the ones the verdict turns on.
+		// Show the members of the run that a changed path touches and
+		// that change line somewhere: the ones the verdict turns on.
 		shown, more := 0, 0
 		for _, m := range r.Moves[i:j] {
-			if !readByAny(r, m.Member) {
+			if !touchedByChanged(r, m.Member) {
 				continue
 			}
 			cells := lineChanges(r, oldS.Field(m.Member), newS.Field(m.Member))
@@ -181,7 +185,7 @@ func describeMoves(r *diff.Result) string {
 			}
 		}
 		if more > 0 {
-			fmt.Fprintf(&b, "    and %d more read members that change lines\n", more)
+			fmt.Fprintf(&b, "    and %d more that change lines\n", more)
 		}
 		i = j
 	}
@@ -234,11 +238,12 @@ func hasLeafOutside(s *layout.Struct, i int, added []string) bool {
 	return false
 }
 
-// readByAny reports whether a path of the new layout reads the member
-// without writing it.
-func readByAny(r *diff.Result, member string) bool {
+// touchedByChanged reports whether a path whose figures changed in some
+// case accesses the member.
+func touchedByChanged(r *diff.Result, member string) bool {
 	for _, p := range r.New.Object.Paths {
-		if p.Writes() {
+		changed := slices.ContainsFunc(r.Rows, func(row diff.Row) bool { return row.Path == p.Name && row.Verdict != diff.Same })
+		if !changed {
 			continue
 		}
 		for _, a := range p.Accesses {
@@ -398,10 +403,16 @@ func describeWhy(r *diff.Result) []string {
 		}
 		if len(same) > 0 {
 			var cases []string
+			identical := true
 			for _, row := range same {
 				cases = append(cases, fmt.Sprintf("%d B phase %d", row.Line, row.Phase))
+				identical = identical && slices.Equal(row.Old.Lines, row.New.Lines) && slices.Equal(row.New.Lines, same[0].New.Lines)
 			}
-			say(fmt.Sprintf("At %s nothing changes for %s: it touches lines %s either way.", strings.Join(cases, ", "), name, compactList(same[0].New.Lines)))
+			what := "as many lines and 128-byte blocks as before"
+			if identical {
+				what = plural(len(same[0].New.Lines), "line ", "lines ") + compactList(same[0].New.Lines) + " either way"
+			}
+			say(fmt.Sprintf("At %s nothing changes for %s: it touches %s.", strings.Join(cases, ", "), name, what))
 		}
 	}
 	return paragraphs

@@ -46,6 +46,9 @@ type JSONField struct {
 	Len       int64  `json:"len,omitempty"`  // elements of an array
 	BitOffset *int64 `json:"bit_offset,omitempty"`
 	BitSize   *int64 `json:"bit_size,omitempty"`
+	// Elem lists the members of one element of an array of structs, with
+	// offsets from the element's start.
+	Elem []JSONField `json:"elem,omitempty"`
 }
 
 type JSONHole struct {
@@ -73,16 +76,7 @@ func NewJSONDocument(structs []*layout.Struct, paths map[*layout.Struct][]*acces
 		for _, p := range paths[s] {
 			js.Paths = append(js.Paths, NewJSONPath(p))
 		}
-		for _, f := range s.Fields {
-			jf := JSONField{Path: f.Path, Type: f.Type, Offset: f.Offset, Size: f.Size, Align: f.Align, Len: f.Len}
-			if f.Kind != layout.KindScalar {
-				jf.Kind = f.Kind.String()
-			}
-			if f.BitSize > 0 {
-				jf.BitOffset, jf.BitSize = &f.BitOffset, &f.BitSize
-			}
-			js.Fields = append(js.Fields, jf)
-		}
+		js.Fields = jsonFields(s.Fields)
 		for _, h := range s.Holes() {
 			js.Holes = append(js.Holes, JSONHole{Offset: h.Offset, Size: h.Size})
 		}
@@ -94,6 +88,24 @@ func NewJSONDocument(structs []*layout.Struct, paths map[*layout.Struct][]*acces
 		doc.Structs = append(doc.Structs, js)
 	}
 	return doc
+}
+
+func jsonFields(fields []layout.Field) []JSONField {
+	out := []JSONField{}
+	for _, f := range fields {
+		jf := JSONField{Path: f.Path, Type: f.Type, Offset: f.Offset, Size: f.Size, Align: f.Align, Len: f.Len}
+		if f.Kind != layout.KindScalar {
+			jf.Kind = f.Kind.String()
+		}
+		if f.BitSize > 0 {
+			jf.BitOffset, jf.BitSize = &f.BitOffset, &f.BitSize
+		}
+		if f.Elem != nil {
+			jf.Elem = jsonFields(f.Elem.Fields)
+		}
+		out = append(out, jf)
+	}
+	return out
 }
 
 // JSON writes the layouts as one indented JSON document, without paths.

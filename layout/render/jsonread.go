@@ -1,18 +1,21 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
 )
 
 // ReadJSON reads a `layout -json` document back into layouts and their
-// access paths. The parents of members are rebuilt from the order and
-// byte ranges, as the document lists every aggregate before its members.
+// access paths. The parents of members are rebuilt from their paths, as
+// the document lists every aggregate before its members.
 // Anything inconsistent is an error that says what and where, so a
 // hand-edited or truncated file never yields a wrong layout.
 func ReadJSON(r io.Reader) ([]*layout.Struct, map[*layout.Struct][]*access.Path, error) {
@@ -22,7 +25,7 @@ func ReadJSON(r io.Reader) ([]*layout.Struct, map[*layout.Struct][]*access.Path,
 	if err := dec.Decode(&doc); err != nil {
 		return nil, nil, fmt.Errorf("not a layout -json document: %v", err)
 	}
-	if dec.More() {
+	if rest, _ := io.ReadAll(io.MultiReader(dec.Buffered(), r)); len(bytes.TrimSpace(rest)) > 0 {
 		return nil, nil, errors.New("not a layout -json document: trailing data after the document")
 	}
 	if len(doc.Structs) == 0 {
@@ -57,12 +60,30 @@ func structFromJSON(js JSONStruct) (*layout.Struct, error) {
 	default:
 		return nil, fmt.Errorf("source %q is not kernel, go or dwarf", js.Source)
 	}
+	if js.PaddedTo < 0 || js.PaddedTo&(js.PaddedTo-1) != 0 {
+		return nil, fmt.Errorf("padded_to %d is not a power of two", js.PaddedTo)
+	}
 	s := &layout.Struct{Name: js.Name, Source: js.Source, Arch: js.Arch, Size: js.Size, Align: js.Align,
 		PaddedTo: js.PaddedTo, Pointers: js.Pointers, Doc: js.Doc}
+	fields, err := fieldsFromJSON(js.Fields, s)
+	if err != nil {
+		return nil, err
+	}
+	s.Fields = fields
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// fieldsFromJSON rebuilds members, and the layouts of array elements,
+// for the struct s.
+func fieldsFromJSON(jfs []JSONField, s *layout.Struct) ([]layout.Field, error) {
+	var fields []layout.Field
 	// open holds the indexes of the aggregates that may still contain
 	// the next member, innermost last.
 	var open []int
-	for i, jf := range js.Fields {
+	for i, jf := range jfs {
 		f := layout.Field{Path: jf.Path, Type: jf.Type, Offset: jf.Offset, Size: jf.Size, Align: jf.Align, Len: jf.Len, Parent: -1}
 		if jf.Size < 0 || jf.Offset < 0 || jf.Align < 0 {
 			return nil, fmt.Errorf("fields[%d] (%s): negative offset, size or align", i, jf.Path)
@@ -83,48 +104,103 @@ func structFromJSON(js JSONStruct) (*layout.Struct, error) {
 		}
 		if jf.BitSize != nil {
 			f.BitOffset, f.BitSize = *jf.BitOffset, *jf.BitSize
+			if f.BitSize <= 0 || f.BitOffset < 0 || f.BitOffset+f.BitSize > 8*max(f.Size, 1) {
+				return nil, fmt.Errorf("fields[%d] (%s): bit_offset %d and bit_size %d do not fit its %d bytes", i, jf.Path, f.BitOffset, f.BitSize, f.Size)
+			}
 		}
-		for len(open) > 0 && !contains(&s.Fields[open[len(open)-1]], &f) {
+		if f.Len < 0 || f.Len > 0 && (f.Kind != layout.KindArray || f.Size%f.Len != 0) {
+			return nil, fmt.Errorf("fields[%d] (%s): len %d does not fit a %s of %d bytes", i, jf.Path, f.Len, f.Kind, f.Size)
+		}
+		if len(jf.Elem) > 0 {
+			if f.Kind != layout.KindArray || f.Len == 0 {
+				return nil, fmt.Errorf("fields[%d] (%s): elem belongs to arrays with elements", i, jf.Path)
+			}
+			e := &layout.Struct{Name: jf.Type, Source: s.Source, Arch: s.Arch, Size: f.Size / f.Len, Align: max(f.Align, 1)}
+			ef, err := fieldsFromJSON(jf.Elem, e)
+			if err != nil {
+				return nil, fmt.Errorf("fields[%d] (%s) elem: %v", i, jf.Path, err)
+			}
+			e.Fields = ef
+			if err := e.Validate(); err != nil {
+				return nil, fmt.Errorf("fields[%d] (%s) elem: %v", i, jf.Path, err)
+			}
+			f.Elem = e
+		}
+		for len(open) > 0 && !claims(&fields[open[len(open)-1]], f.Path) {
 			open = open[:len(open)-1]
 		}
+		prefix := ""
 		if len(open) > 0 {
 			f.Parent = open[len(open)-1]
-			f.Depth = s.Fields[f.Parent].Depth + 1
+			f.Depth = fields[f.Parent].Depth + 1
+			prefix = memberPrefix(&fields[f.Parent])
 		}
-		f.Name = lastName(f.Path, s, f.Parent)
-		s.Fields = append(s.Fields, f)
+		rest, ok := strings.CutPrefix(f.Path, prefix)
+		if !ok || rest == "" || firstDot(rest) >= 0 {
+			return nil, fmt.Errorf("fields[%d] (%s): the path does not follow from the member before it that holds it", i, jf.Path)
+		}
+		if !strings.HasSuffix(rest, "}") {
+			f.Name = rest
+		}
+		fields = append(fields, f)
 		if f.Aggregate() {
-			open = append(open, len(s.Fields)-1)
+			open = append(open, len(fields)-1)
 		}
 	}
-	if err := s.Validate(); err != nil {
-		return nil, err
+	return fields, nil
+}
+
+// memberPrefix is what the paths of an aggregate's members start with:
+// its path and a dot, or for an anonymous one its parent's.
+func memberPrefix(p *layout.Field) string {
+	if p.Name != "" || !strings.HasSuffix(p.Path, "}") {
+		return p.Path + "."
 	}
-	return s, nil
+	if i := lastDot(p.Path); i >= 0 {
+		return p.Path[:i+1]
+	}
+	return ""
 }
 
-// contains reports whether member f lies inside aggregate p.
-func contains(p, f *layout.Field) bool {
-	return f.Offset >= p.Offset && f.End() <= p.End() && (f.Size > 0 || f.Offset < p.End())
+// claims reports whether a member path belongs inside aggregate p: below
+// its path, or for an anonymous struct or union (written kind{a,b}) below
+// its parent's path and starting with one of the names it lists.
+func claims(p *layout.Field, path string) bool {
+	if p.Name != "" || !strings.HasSuffix(p.Path, "}") {
+		return strings.HasPrefix(path, p.Path+".")
+	}
+	parent, list := "", p.Path
+	if i := lastDot(p.Path); i >= 0 {
+		parent, list = p.Path[:i+1], p.Path[i+1:]
+	}
+	rest, ok := strings.CutPrefix(path, parent)
+	if !ok {
+		return false
+	}
+	_, names, _ := strings.Cut(strings.TrimSuffix(list, "}"), "{")
+	first := rest
+	if i := firstDot(rest); i >= 0 {
+		first = rest[:i]
+	}
+	return slices.Contains(strings.Split(names, ","), first) || strings.HasSuffix(first, "}")
 }
 
-// lastName is the member's own name: its path past its parent's; empty for
-// anonymous members, whose paths are written kind{...}.
-func lastName(path string, s *layout.Struct, parent int) string {
-	name := path
-	if parent >= 0 {
-		prefix := s.Fields[parent].Path + "."
-		if len(path) > len(prefix) && path[:len(prefix)] == prefix {
-			name = path[len(prefix):]
+// firstDot is the index of the first dot outside braces.
+func firstDot(s string) int {
+	depth := 0
+	for i := range len(s) {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case '.':
+			if depth == 0 {
+				return i
+			}
 		}
 	}
-	if i := lastDot(name); i >= 0 {
-		name = name[i+1:]
-	}
-	if len(name) > 0 && name[len(name)-1] == '}' {
-		return ""
-	}
-	return name
+	return -1
 }
 
 func lastDot(s string) int {

@@ -155,6 +155,9 @@ func analyzeCase(o *Object, touches [][]access.Touch, line, phase int64) Case {
 	}
 	for pi, ts := range touches {
 		for _, t := range ts {
+			if t.End == t.Offset {
+				continue // a zero-size member has no bytes to share
+			}
 			sp := layout.SpanOf(t.Offset, t.End-t.Offset, line, phase)
 			for l := sp.First; l <= sp.Last; l++ {
 				lo, hi := max(t.Offset, l*line-phase), min(t.End, (l+1)*line-phase)

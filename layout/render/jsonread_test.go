@@ -1,0 +1,307 @@
+package render_test
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/gosrc"
+	"github.com/mglayout/mglayout/layout/render"
+	"github.com/mglayout/mglayout/structs"
+)
+
+// roundTrip writes the layouts and paths with JSONWithPaths, reads them
+// back with ReadJSON and checks that nothing was lost.
+func roundTrip(t *testing.T, in []*layout.Struct, paths map[*layout.Struct][]*access.Path) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := render.JSONWithPaths(&buf, in, paths, render.Options{Lines: []int64{64, 128}}); err != nil {
+		t.Fatalf("JSONWithPaths: %v", err)
+	}
+	out, outPaths, err := render.ReadJSON(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatalf("ReadJSON of what JSONWithPaths wrote: %v", err)
+	}
+	if len(out) != len(in) {
+		t.Fatalf("ReadJSON: %d structs, want %d", len(out), len(in))
+	}
+	for i := range in {
+		compareStructs(t, in[i], out[i])
+		comparePaths(t, in[i].Name, paths[in[i]], outPaths[out[i]])
+	}
+}
+
+func compareStructs(t *testing.T, want, got *layout.Struct) {
+	t.Helper()
+	if got.Name != want.Name || got.Source != want.Source || got.Arch != want.Arch || got.Size != want.Size ||
+		got.Align != want.Align || got.PaddedTo != want.PaddedTo || got.Pointers != want.Pointers || got.Doc != want.Doc {
+		t.Errorf("%s: read back as {Name %q Source %q Arch %q Size %d Align %d PaddedTo %d Pointers %v Doc %q}, want {%q %q %q %d %d %d %v %q}",
+			want.Name, got.Name, got.Source, got.Arch, got.Size, got.Align, got.PaddedTo, got.Pointers, got.Doc,
+			want.Name, want.Source, want.Arch, want.Size, want.Align, want.PaddedTo, want.Pointers, want.Doc)
+	}
+	if len(got.Fields) != len(want.Fields) {
+		t.Errorf("%s: %d fields read back, want %d", want.Name, len(got.Fields), len(want.Fields))
+		return
+	}
+	for i := range want.Fields {
+		w, g := &want.Fields[i], &got.Fields[i]
+		type cmp struct {
+			what string
+			w, g any
+		}
+		for _, c := range []cmp{
+			{"Path", w.Path, g.Path}, {"Name", w.Name, g.Name}, {"Type", w.Type, g.Type},
+			{"Offset", w.Offset, g.Offset}, {"Size", w.Size, g.Size}, {"Align", w.Align, g.Align},
+			{"Kind", w.Kind, g.Kind}, {"Depth", w.Depth, g.Depth}, {"Parent", w.Parent, g.Parent},
+			{"Len", w.Len, g.Len}, {"BitOffset", w.BitOffset, g.BitOffset}, {"BitSize", w.BitSize, g.BitSize},
+		} {
+			if c.w != c.g {
+				t.Errorf("%s: fields[%d] (%s): %s read back as %v, want %v", want.Name, i, w.Path, c.what, c.g, c.w)
+			}
+		}
+	}
+}
+
+func comparePaths(t *testing.T, where string, want, got []*access.Path) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d paths read back, want %d", where, len(got), len(want))
+		return
+	}
+	for i := range want {
+		w, g := want[i], got[i]
+		if g.Name != w.Name || g.CPUs != w.CPUs || g.Rate != w.Rate || g.Doc != w.Doc || g.Inferred != w.Inferred ||
+			!slices.Equal(g.Accesses, w.Accesses) {
+			t.Errorf("%s: path %d read back as %+v, want %+v", where, i, *g, *w)
+		}
+	}
+}
+
+// TestReadJSONModels round-trips every built-in kernel model with its
+// paths, all in one document and one by one.
+func TestReadJSONModels(t *testing.T) {
+	var all []*layout.Struct
+	paths := map[*layout.Struct][]*access.Path{}
+	bitfields, withPaths := 0, 0
+	for _, name := range structs.Names() {
+		s, err := structs.Lookup(name, "amd64")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := structs.Paths(name, "amd64")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ps) > 0 {
+			withPaths++
+		}
+		for _, f := range s.Fields {
+			if f.BitSize > 0 {
+				bitfields++
+			}
+		}
+		paths[s] = ps
+		all = append(all, s)
+		t.Run(name, func(t *testing.T) {
+			roundTrip(t, []*layout.Struct{s}, map[*layout.Struct][]*access.Path{s: ps})
+		})
+	}
+	if len(all) == 0 || withPaths == 0 {
+		t.Fatalf("%d models, %d with paths", len(all), withPaths)
+	}
+	roundTrip(t, all, paths)
+	t.Logf("%d models, %d with paths, %d bitfields", len(all), withPaths, bitfields)
+}
+
+// TestReadJSONGo round-trips the awkward Go types of the gosrc tests, for
+// a 64-bit and a 32-bit GOARCH, with their declared or inferred paths.
+func TestReadJSONGo(t *testing.T) {
+	res, err := gosrc.Load(gosrc.Config{Dir: "../gosrc/testdata", Archs: []string{"amd64", "386"}}, []string{"./awkward"})
+	if err != nil {
+		t.Fatalf("Load ./awkward: %v", err)
+	}
+	if len(res.Structs) < 40 {
+		t.Fatalf("Load ./awkward: %d structs, want at least 40", len(res.Structs))
+	}
+	for _, s := range res.Structs {
+		t.Run(s.Arch+"/"+s.Name, func(t *testing.T) {
+			roundTrip(t, []*layout.Struct{s}, map[*layout.Struct][]*access.Path{s: res.Paths[s]})
+		})
+	}
+}
+
+// tkFast is a small valid document: tk_fast@v6.1 as layout -json writes
+// it, with its paths.
+const tkFast = `{"structs": [{
+  "name": "tk_fast@v6.1", "source": "kernel", "arch": "amd64", "size": 120, "align": 64,
+  "fields": [
+    {"path": "seq", "type": "seqcount_latch_t", "offset": 0, "size": 4, "align": 4, "kind": "struct"},
+    {"path": "seq.seqcount", "type": "seqcount_t", "offset": 0, "size": 4, "align": 4, "kind": "struct"},
+    {"path": "seq.seqcount.sequence", "type": "unsigned", "offset": 0, "size": 4, "align": 4},
+    {"path": "base", "type": "struct tk_read_base[2]", "offset": 8, "size": 112, "align": 8, "kind": "array", "len": 2}
+  ],
+  "holes": [{"offset": 4, "size": 4}], "tail_padding": 0,
+  "lines": {"128": 1, "64": 2}, "phases": {"128": [0, 64], "64": [0]},
+  "pointers": true, "doc": "tk_fast_mono",
+  "paths": [
+    {"name": "ktime_get_mono_fast_ns", "cpus": "all", "rate": "hot", "spec": "ktime_get_mono_fast_ns cpus=all rate=hot seqread=seq read=base[0]", "doc": "reader"},
+    {"name": "tick", "cpus": "1", "rate": "250/s", "spec": "tick cpus=1 rate=250/s seqwrite=seq write=base[0],base[1]", "inferred": true}
+  ]
+}]}
+`
+
+func TestReadJSONSmall(t *testing.T) {
+	out, paths, err := render.ReadJSON(strings.NewReader(tkFast))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 {
+		t.Fatalf("%d structs, want 1", len(out))
+	}
+	want := &layout.Struct{Name: "tk_fast@v6.1", Source: layout.SourceKernel, Arch: "amd64", Size: 120, Align: 64,
+		Pointers: true, Doc: "tk_fast_mono", Fields: []layout.Field{
+			{Path: "seq", Name: "seq", Type: "seqcount_latch_t", Offset: 0, Size: 4, Align: 4, Kind: layout.KindStruct, Parent: -1},
+			{Path: "seq.seqcount", Name: "seqcount", Type: "seqcount_t", Offset: 0, Size: 4, Align: 4, Kind: layout.KindStruct, Depth: 1, Parent: 0},
+			{Path: "seq.seqcount.sequence", Name: "sequence", Type: "unsigned", Offset: 0, Size: 4, Align: 4, Depth: 2, Parent: 1},
+			{Path: "base", Name: "base", Type: "struct tk_read_base[2]", Offset: 8, Size: 112, Align: 8, Kind: layout.KindArray, Len: 2, Parent: -1},
+		}}
+	compareStructs(t, want, out[0])
+	comparePaths(t, "tk_fast@v6.1", []*access.Path{
+		{Name: "ktime_get_mono_fast_ns", CPUs: access.AllCPUs, Rate: access.Hot, Doc: "reader",
+			Accesses: []access.Access{{Op: access.SeqRead, Member: "seq"}, {Op: access.Read, Member: "base[0]"}}},
+		{Name: "tick", CPUs: 1, Rate: 250, Inferred: true,
+			Accesses: []access.Access{{Op: access.SeqWrite, Member: "seq"}, {Op: access.Write, Member: "base[0]"}, {Op: access.Write, Member: "base[1]"}}},
+	}, paths[out[0]])
+}
+
+// TestReadJSONErrors breaks the small document in one place at a time:
+// each must be an error of one line that says what is wrong.
+func TestReadJSONErrors(t *testing.T) {
+	const seqField = `{"path": "seq.seqcount.sequence", "type": "unsigned", "offset": 0, "size": 4, "align": 4}`
+	edit := func(old, new string) string {
+		if !strings.Contains(tkFast, old) {
+			t.Fatalf("the document lacks %q", old)
+		}
+		return strings.Replace(tkFast, old, new, 1)
+	}
+	tests := []struct {
+		name, doc string
+		want      []string // substrings of the error
+	}{
+		{"empty input", "", []string{"not a layout -json document"}},
+		{"truncated", tkFast[:len(tkFast)/2], []string{"not a layout -json document"}},
+		{"truncated at the end", strings.TrimSpace(tkFast)[:len(strings.TrimSpace(tkFast))-1], []string{"not a layout -json document"}},
+		{"trailing garbage", tkFast + "garbage", []string{"trailing"}},
+		{"trailing document", tkFast + tkFast, []string{"trailing"}},
+		{"trailing brace", tkFast + "}", []string{"trailing"}},
+		{"trailing bracket", tkFast + "]", []string{"trailing"}},
+		{"not an object", `[1, 2]`, []string{"not a layout -json document"}},
+		{"no structs", `{"structs": []}`, []string{"no structs"}},
+		{"unknown key", edit(`"tail_padding": 0`, `"tail_padding": 0, "colour": "red"`), []string{"colour"}},
+		{"unknown field key", edit(`"kind": "array"`, `"kind": "array", "count": 2`), []string{"count"}},
+		{"wrong source", edit(`"source": "kernel"`, `"source": "elf"`), []string{"structs[0]", "tk_fast@v6.1", `"elf"`}},
+		{"kind blob", edit(`"kind": "array"`, `"kind": "blob"`), []string{"structs[0]", "base", `"blob"`}},
+		{"negative size", edit(`"offset": 8, "size": 112`, `"offset": 8, "size": -112`), []string{"structs[0]", "base", "negative"}},
+		{"negative offset", edit(`"offset": 8, "size": 112`, `"offset": -8, "size": 112`), []string{"structs[0]", "base", "negative"}},
+		{"bit_offset without bit_size", edit(seqField, strings.Replace(seqField, `"align": 4`, `"align": 4, "bit_offset": 3`, 1)),
+			[]string{"structs[0]", "seq.seqcount.sequence", "bit_offset"}},
+		{"bit_size without bit_offset", edit(seqField, strings.Replace(seqField, `"align": 4`, `"align": 4, "bit_size": 3`, 1)),
+			[]string{"structs[0]", "seq.seqcount.sequence", "bit_size"}},
+		{"negative bit_size", edit(seqField, strings.Replace(seqField, `"align": 4`, `"align": 4, "bit_offset": 0, "bit_size": -1`, 1)),
+			[]string{"structs[0]", "seq.seqcount.sequence", "bit_size"}},
+		// base[1] would be bytes [45,82): elements of 37⅓ bytes.
+		{"array len not dividing its size", edit(`"len": 2`, `"len": 3`), []string{"structs[0]", "base"}},
+		{"negative padded_to", edit(`"pointers": true`, `"pointers": true, "padded_to": -64`), []string{"structs[0]", "padded_to"}},
+		{"member outside the object", edit(`"offset": 8, "size": 112`, `"offset": 8, "size": 120`), []string{"structs[0]", "base", "outside"}},
+		// seq is [0,4): a member of it cannot be 8 bytes long.
+		{"member outside its parent", edit(seqField, strings.Replace(seqField, `"size": 4, "align": 4`, `"size": 8, "align": 4`, 1)),
+			[]string{"structs[0]", "seq.seqcount.sequence"}},
+		// other.x lies in seq.seqcount's bytes but its path says it is no
+		// member of it.
+		{"member path not under its parent", edit(`"path": "seq.seqcount.sequence"`, `"path": "other.x"`), []string{"structs[0]", "other.x"}},
+		{"misaligned member", edit(`"offset": 8, "size": 112`, `"offset": 12, "size": 104`), []string{"structs[0]", "base"}},
+		{"zero align", edit(`"size": 120, "align": 64`, `"size": 120, "align": 0`), []string{"structs[0]", "tk_fast@v6.1"}},
+		{"align not a power of two", edit(`"size": 120, "align": 64`, `"size": 120, "align": 48`), []string{"structs[0]", "tk_fast@v6.1"}},
+		{"path naming a missing member", edit(`read=base[0]"`, `read=base[0],nosuch"`), []string{"structs[0]", "ktime_get_mono_fast_ns", "nosuch"}},
+		{"path naming a missing element", edit(`write=base[0],base[1]"`, `write=base[0],base[2]"`), []string{"structs[0]", "tick", "base[2]"}},
+		{"bad path spec", edit(`"spec": "tick cpus=1`, `"spec": "tick cpus=0`), []string{"structs[0]", "tick", "cpus=0"}},
+		{"empty path spec", edit(`"spec": "tick cpus=1 rate=250/s seqwrite=seq write=base[0],base[1]"`, `"spec": ""`), []string{"structs[0]", "empty path"}},
+		{"wrong type", edit(`"size": 120,`, `"size": "120",`), []string{"not a layout -json document"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, err := render.ReadJSON(strings.NewReader(tt.doc))
+			if err == nil {
+				var desc []string
+				for _, s := range out {
+					for _, f := range s.Fields {
+						desc = append(desc, fmt.Sprintf("%s [%d,%d) parent %d depth %d", f.Path, f.Offset, f.End(), f.Parent, f.Depth))
+					}
+				}
+				t.Fatalf("ReadJSON succeeded, want an error; read %s", strings.Join(desc, "; "))
+			}
+			msg := err.Error()
+			if strings.ContainsAny(msg, "\n\r") {
+				t.Errorf("error is not one line: %q", msg)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q does not mention %s", msg, w)
+				}
+			}
+		})
+	}
+}
+
+func FuzzReadJSON(f *testing.F) {
+	f.Add(tkFast)
+	f.Add(tkFast[:len(tkFast)/3])
+	f.Add(tkFast + "}")
+	f.Add(`{"structs": []}`)
+	f.Add(`{"structs": [{"name": "x", "source": "go", "arch": "amd64", "size": 0, "align": 1}]}`)
+	f.Add(strings.Replace(tkFast, `"kind": "array"`, `"kind": "blob"`, 1))
+	f.Add(strings.Replace(tkFast, `"offset": 8, "size": 112`, `"offset": 8, "size": -112`, 1))
+	f.Add(strings.Replace(tkFast, `"len": 2`, `"len": 0`, 1))
+	f.Add(strings.Replace(tkFast, `"align": 4}`, `"align": 4, "bit_offset": 3, "bit_size": 5}`, 1))
+	f.Add(`{"structs": [{"name": "u", "source": "dwarf", "arch": "arm64", "size": 16, "align": 8, "fields": [
+		{"path": "u", "type": "union", "offset": 0, "size": 16, "align": 8, "kind": "union"},
+		{"path": "u.a", "type": "struct a", "offset": 0, "size": 16, "align": 8, "kind": "struct"},
+		{"path": "u.a.x", "type": "u64", "offset": 0, "size": 8, "align": 8},
+		{"path": "u.a.y", "type": "u64", "offset": 8, "size": 8, "align": 8},
+		{"path": "u.b", "type": "u64", "offset": 0, "size": 8, "align": 8}],
+		"paths": [{"name": "p", "cpus": "all", "rate": "hot", "spec": "p write=u.b read=u.a.y"}]}]}`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		out, paths, err := render.ReadJSON(strings.NewReader(doc))
+		if err != nil {
+			if out != nil || paths != nil {
+				t.Errorf("ReadJSON returned layouts and an error")
+			}
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Errorf("error is not one line: %q", err)
+			}
+			return
+		}
+		if len(out) == 0 {
+			t.Fatalf("ReadJSON succeeded with no layouts")
+		}
+		for _, s := range out {
+			if err := s.Validate(); err != nil {
+				t.Errorf("ReadJSON returned a layout that does not validate: %v", err)
+			}
+			for _, p := range paths[s] {
+				if _, err := access.Resolve(p, s); err != nil {
+					t.Errorf("ReadJSON returned a path that does not resolve: %v", err)
+				}
+			}
+		}
+		for s := range paths {
+			if !slices.Contains(out, s) {
+				t.Errorf("ReadJSON returned paths for a layout it did not return")
+			}
+		}
+	})
+}
