@@ -1,0 +1,119 @@
+package diff_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/mglayout/mglayout/layout/diff"
+	"github.com/mglayout/mglayout/layout/sharing"
+	"github.com/mglayout/mglayout/structs"
+)
+
+var lines = []int64{64, 128}
+
+func analyze(t *testing.T, name string) *sharing.ObjectAnalysis {
+	t.Helper()
+	s, err := structs.Lookup(name, "amd64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := structs.Paths(name, "amd64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := sharing.Analyze([]*sharing.Object{{Layout: s, Paths: paths}}, lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &a.Objects[0]
+}
+
+func row(t *testing.T, r *diff.Result, path string, line, phase int64) diff.Row {
+	t.Helper()
+	for _, row := range r.Rows {
+		if row.Path == path && row.Line == line && row.Phase == phase {
+			return row
+		}
+	}
+	t.Fatalf("no row for %s at %d/%d", path, line, phase)
+	return diff.Row{}
+}
+
+// TestGuohui checks the facts of the maintainer's 2023 argument against
+// the padding patch.
+func TestGuohui(t *testing.T) {
+	r, err := diff.Compare(analyze(t, "tk_core@v6.1"), analyze(t, "tk_core@v6.1+guohui"), lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.WorseAt(); !slices.Equal(got, []int64{64, 128}) {
+		t.Errorf("WorseAt = %v, want [64 128]", got)
+	}
+	coarse := "ktime_get_coarse_real_ts64"
+	// 64 B: the same number of lines, but no longer one 128-byte pair.
+	r64 := row(t, r, coarse, 64, 0)
+	if r64.Verdict != diff.Worse || !slices.Equal(r64.Old.Lines, []int64{0, 1}) || !slices.Equal(r64.New.Lines, []int64{0, 2}) ||
+		r64.Old.Blocks128 != 1 || r64.New.Blocks128 != 2 {
+		t.Errorf("64/0: %+v", r64)
+	}
+	// 128 B, phase 0: one line becomes two.
+	if r := row(t, r, coarse, 128, 0); r.Verdict != diff.Worse || len(r.Old.Lines) != 1 || len(r.New.Lines) != 2 {
+		t.Errorf("128/0: %+v", r)
+	}
+	// 128 B, phase 64: nothing changes.
+	if r := row(t, r, coarse, 128, 64); r.Verdict != diff.Same {
+		t.Errorf("128/64: %+v", r)
+	}
+	// seq and xtime_sec: same writer, same readers, true sharing.
+	found := false
+	for _, s := range r.Separations {
+		if s.A == "seq" && s.B == "timekeeper.xtime_sec" && s.Line == 128 && s.Phase == 0 {
+			found = true
+			if !slices.Equal(s.Writers, []string{"tick"}) || !slices.Contains(s.Readers, coarse) || !s.AllTrue {
+				t.Errorf("separation %+v: want writer tick, reader %s, all true", s, coarse)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no separation of seq and timekeeper.xtime_sec at 128/0: %+v", r.Separations)
+	}
+	if r.FalseOld != 0 || r.FalseNew != 0 {
+		t.Errorf("false pairs %d → %d, want none", r.FalseOld, r.FalseNew)
+	}
+	if !slices.Contains(r.Added, "timekeeper.padding") {
+		t.Errorf("added %v, want timekeeper.padding", r.Added)
+	}
+}
+
+// TestReverseIsBetter checks that undoing a regression is an improvement.
+func TestReverseIsBetter(t *testing.T) {
+	r, err := diff.Compare(analyze(t, "tk_core@v6.1+guohui"), analyze(t, "tk_core@v6.1"), lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Regressed() {
+		t.Errorf("removing the padding regresses at %v", r.WorseAt())
+	}
+}
+
+// TestV613 checks the reorder's stated goal: REALTIME and MONOTONIC on
+// lines 0 and 1 only, MONOTONIC_RAW's data on a line of its own.
+func TestV613(t *testing.T) {
+	r, err := diff.Compare(analyze(t, "tk_core@v6.1"), analyze(t, "tk_data@v6.13"), lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"ktime_get", "ktime_get_real_ts64", "ktime_get_coarse_real_ts64"} {
+		for _, l := range row(t, r, p, 64, 0).New.Lines {
+			if l > 1 {
+				t.Errorf("%s touches line %d at 64 B", p, l)
+			}
+		}
+	}
+	if got := row(t, r, "ktime_get_raw_ts64", 64, 0); !slices.Equal(got.New.Lines, []int64{0, 2}) || got.Verdict != diff.Better {
+		t.Errorf("ktime_get_raw_ts64 at 64/0: %+v, want lines 0,2 and better", got)
+	}
+	if !slices.Equal(r.OnlyNew, []string{"ktime_get_coarse_real_ts64_mg", "ktime_get_real_ts64_mg"}) {
+		t.Errorf("only in new: %v", r.OnlyNew)
+	}
+}
