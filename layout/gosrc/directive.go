@@ -73,7 +73,7 @@ func ParseDirectives(fset *token.FileSet, files []*ast.File, info *types.Info) (
 		for _, group := range file.Comments {
 			for _, c := range group.List {
 				if strings.HasPrefix(c.Text, Prefix) && !p.attached[c] {
-					return Directives{}, &DirectiveError{fset.Position(c.Slash), strings.Fields(c.Text)[0] +
+					return Directives{}, &DirectiveError{c.Slash, fset.Position(c.Slash), strings.Fields(c.Text)[0] +
 						" is not in the doc comment of a type or variable declaration or in a struct field's comment (put it directly above the declaration or field)"}
 				}
 			}
@@ -151,7 +151,7 @@ func (p *directiveParser) declaration(doc *ast.CommentGroup, ident *ast.Ident) e
 			p.dirs.Types[obj] = d
 		}
 		if err := d.parse(c.Text, p.fset.Position(c.Slash)); err != nil {
-			return &DirectiveError{p.fset.Position(c.Slash), err.Error()}
+			return &DirectiveError{c.Slash, p.fset.Position(c.Slash), err.Error()}
 		}
 	}
 	return nil
@@ -170,7 +170,7 @@ func (p *directiveParser) fields(expr ast.Expr) error {
 			for _, c := range p.directives(field.Doc, field.Comment) {
 				var fd FieldDirectives
 				if e := fd.parse(c.Text); e != nil {
-					err = &DirectiveError{p.fset.Position(c.Slash), e.Error()}
+					err = &DirectiveError{c.Slash, p.fset.Position(c.Slash), e.Error()}
 					return false
 				}
 				idents := field.Names
@@ -181,7 +181,7 @@ func (p *directiveParser) fields(expr ast.Expr) error {
 				}
 				for _, id := range idents {
 					if !p.addField(p.info.Defs[id], fd) {
-						err = &DirectiveError{p.fset.Position(c.Slash), c.Text + ": the field is also marked the other way; a field is either hot or cold"}
+						err = &DirectiveError{c.Slash, p.fset.Position(c.Slash), c.Text + ": the field is also marked the other way; a field is either hot or cold"}
 						return false
 					}
 				}
@@ -230,6 +230,7 @@ func embeddedIdent(expr ast.Expr) *ast.Ident {
 
 // DirectiveError is a directive that cannot be used, at its position.
 type DirectiveError struct {
+	At  token.Pos
 	Pos token.Position
 	Msg string
 }

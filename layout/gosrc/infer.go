@@ -34,7 +34,7 @@ func AtomicUses(files []*ast.File, info *types.Info) map[*types.TypeName][]strin
 			if !ok {
 				return true
 			}
-			if tn, member := memberOf(info, addr.X); tn != nil && !slices.Contains(uses[tn], member) {
+			if tn, member := MemberOf(info, addr.X); tn != nil && !slices.Contains(uses[tn], member) {
 				uses[tn] = append(uses[tn], member)
 			}
 			return true
@@ -52,17 +52,17 @@ func isAtomicFunc(info *types.Info, fun ast.Expr) bool {
 	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && fn.Type().(*types.Signature).Recv() == nil
 }
 
-// memberOf resolves x.a.b, x.a[i] or x.a[i].b to the named struct type
+// MemberOf resolves x.a.b, x.a[i] or x.a[i].b to the named struct type
 // of x and a member path in which an index is written "[]": "a.b",
 // "a[]", "a[].b". The walk stops at a pointer or a slice, whose target
 // is another object.
-func memberOf(info *types.Info, e ast.Expr) (*types.TypeName, string) {
+func MemberOf(info *types.Info, e ast.Expr) (*types.TypeName, string) {
 	switch x := ast.Unparen(e).(type) {
 	case *ast.IndexExpr:
 		if _, ok := info.TypeOf(x.X).Underlying().(*types.Array); !ok {
 			return nil, ""
 		}
-		if tn, path := memberOf(info, x.X); tn != nil {
+		if tn, path := MemberOf(info, x.X); tn != nil {
 			return tn, path + "[]"
 		}
 	case *ast.SelectorExpr:
@@ -72,7 +72,7 @@ func memberOf(info *types.Info, e ast.Expr) (*types.TypeName, string) {
 		}
 		names := strings.Join(fieldPath(sel), ".")
 		if _, viaPointer := info.TypeOf(x.X).Underlying().(*types.Pointer); !viaPointer {
-			if tn, path := memberOf(info, x.X); tn != nil {
+			if tn, path := MemberOf(info, x.X); tn != nil {
 				return tn, path + "." + names
 			}
 		}
@@ -155,7 +155,7 @@ func InferPaths(s *layout.Struct, typ types.Type, dirs Directives, atomicMembers
 // "a[].b".
 func hotMembers(typ types.Type, dirs Directives, atomicMembers []string) (hot map[string]string, skip map[string]bool) {
 	hot, skip = map[string]string{}, map[string]bool{}
-	for path, v := range memberVars(typ) {
+	for path, v := range MemberVars(typ) {
 		if d := dirs.Field(v); d != nil {
 			switch {
 			case d.Ignore != "" || d.Cold:
@@ -288,9 +288,9 @@ func structHasConcurrent(st *types.Struct) bool {
 	return false
 }
 
-// memberVars maps each member path of a Go struct type, as the builder
+// MemberVars maps each member path of a Go struct type, as the builder
 // names them, to its field.
-func memberVars(typ types.Type) map[string]*types.Var {
+func MemberVars(typ types.Type) map[string]*types.Var {
 	vars := map[string]*types.Var{}
 	var walk func(prefix string, t types.Type)
 	walk = func(prefix string, t types.Type) {

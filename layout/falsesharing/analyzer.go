@@ -1,0 +1,38 @@
+package falsesharing
+
+import (
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+)
+
+// Analyzer reports false sharing and fragile padding; see the package doc.
+var Analyzer = &analysis.Analyzer{
+	Name:      "falsesharing",
+	Doc:       "report false sharing and fragile cache-line padding\n\nSee " + Home + "#the-go-vet-analyzer for the rules FS1-FS5.",
+	URL:       Home + "#the-go-vet-analyzer",
+	Requires:  []*analysis.Analyzer{inspect.Analyzer},
+	Run:       run,
+	FactTypes: []analysis.Fact{new(hotFact)},
+}
+
+// Flags, as go vet passes them: -falsesharing.arch and -falsesharing.lines.
+var (
+	archFlag  string
+	linesFlag string
+)
+
+func init() {
+	Analyzer.Flags.StringVar(&archFlag, "arch", "", "comma-separated GOARCHes to check, each at its own line size (default: the GOARCH being built)")
+	Analyzer.Flags.StringVar(&linesFlag, "lines", "", "comma-separated line sizes to check for every GOARCH, besides each GOARCH's own (e.g. 64,128)")
+}
+
+// hotFact records, for an exported struct type, the member paths that are
+// accessed concurrently, so that packages using the type as an array
+// element know which bytes of each element are hot.
+type hotFact struct {
+	Members []string
+}
+
+func (*hotFact) AFact() {}
+
+func (f *hotFact) String() string { return "hot" + fmtList(f.Members) }

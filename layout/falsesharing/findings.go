@@ -1,0 +1,553 @@
+package falsesharing
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/gosrc"
+	"github.com/mglayout/mglayout/layout/sharing"
+)
+
+// finding is one problem, gathered over every GOARCH, line size and phase
+// where it shows, and reported once.
+type finding struct {
+	rule *Rule
+	key  string
+	a, b string // the members that meet; for FS1 the array, twice
+	why  string // the evidence
+	tn   *types.TypeName
+	// where: per GOARCH and line size, the phases at which the members
+	// share a line, all phases, and why the object starts there.
+	where   map[archLine]*phases
+	layouts map[string]*layout.Struct // per GOARCH
+}
+
+type archLine struct {
+	arch string
+	line int64
+}
+
+type phases struct {
+	hit, all []int64
+	reason   string
+}
+
+func (c *checker) add(tn *types.TypeName, s *layout.Struct, arch string, cs *sharing.Case, oa *sharing.ObjectAnalysis, f finding) {
+	key := tn.Name() + "|" + f.rule.ID + "|" + f.key
+	g := c.found[key]
+	if g == nil {
+		f.tn = tn
+		f.where = map[archLine]*phases{}
+		f.layouts = map[string]*layout.Struct{}
+		g = &f
+		c.found[key] = g
+		c.order = append(c.order, key)
+	}
+	g.layouts[arch] = s
+	al := archLine{arch, cs.Line}
+	p := g.where[al]
+	if p == nil {
+		p = &phases{reason: oa.PhaseReasons[cs.Line]}
+		for _, other := range oa.Cases {
+			if other.Line == cs.Line {
+				p.all = append(p.all, other.Phase)
+			}
+		}
+		g.where[al] = p
+	}
+	if !slices.Contains(p.hit, cs.Phase) {
+		p.hit = append(p.hit, cs.Phase)
+	}
+}
+
+// report classifies and reports every finding, in the order found.
+func (c *checker) report() {
+	for _, key := range c.order {
+		f := c.found[key]
+		if f.rule == Neighbour {
+			f.rule = c.classify(f)
+		}
+		c.reportFinding(f)
+	}
+}
+
+// classify decides between FS2, FS3 and FS4 for two members that meet on
+// a line: with deliberate padding between them, the padding is short for
+// a larger line (FS4) or works at some phases only (FS3); otherwise the
+// members simply share a line (FS2).
+func (c *checker) classify(f *finding) *Rule {
+	s := c.anyLayout(f)
+	if padBetween(s, f.a, f.b) == nil {
+		return Neighbour
+	}
+	// Line sizes at which the padding works at every phase, and those at
+	// which it fails at every phase.
+	var works []int64
+	for _, p := range c.allCases(f) {
+		if len(p.hit) == 0 {
+			works = append(works, p.line)
+		}
+	}
+	for al, p := range f.where {
+		if len(p.hit) > 0 && slices.ContainsFunc(works, func(l int64) bool { return l < al.line }) {
+			return ShortPadding
+		}
+	}
+	for _, p := range f.where {
+		if len(p.hit) < len(p.all) {
+			return PhasePadding
+		}
+	}
+	return ShortPadding
+}
+
+type lineCase struct {
+	line int64
+	hit  []int64
+}
+
+// allCases lists the line sizes checked for the finding's GOARCHes, with
+// the phases where it showed (none where it did not).
+func (c *checker) allCases(f *finding) []lineCase {
+	var out []lineCase
+	for arch := range f.layouts {
+		lines := append(slices.Clone(c.cfg.lines), lineSize[arch])
+		for _, l := range lines {
+			var hit []int64
+			if p := f.where[archLine{arch, l}]; p != nil {
+				hit = p.hit
+			}
+			out = append(out, lineCase{l, hit})
+		}
+	}
+	return out
+}
+
+func (c *checker) anyLayout(f *finding) *layout.Struct {
+	for _, arch := range c.cfg.archs {
+		if s := f.layouts[arch]; s != nil {
+			return s
+		}
+	}
+	return nil
+}
+
+// padBetween returns the deliberate padding member between two members,
+// at the outermost level, or nil.
+func padBetween(s *layout.Struct, a, b string) *layout.Field {
+	fa, fb := s.Field(a), s.Field(b)
+	if fa == nil || fb == nil {
+		return nil
+	}
+	for _, i := range s.Members(-1) {
+		f := &s.Fields[i]
+		if f.Offset >= fa.End() && f.End() <= fb.Offset && isPadding(f) {
+			return f
+		}
+	}
+	return nil
+}
+
+func isPadding(f *layout.Field) bool {
+	name := strings.ToLower(strings.TrimLeft(f.Name, "_"))
+	return f.Name == "_" || strings.HasPrefix(name, "pad") || strings.Contains(f.Type, "CacheLinePad")
+}
+
+// where describes the GOARCHes, line sizes and phases of a finding.
+func (f *finding) whereText() string {
+	var keys []archLine
+	for al := range f.where {
+		keys = append(keys, al)
+	}
+	slices.SortFunc(keys, func(x, y archLine) int {
+		if x.line != y.line {
+			return int(x.line - y.line)
+		}
+		return strings.Compare(x.arch, y.arch)
+	})
+	var parts []string
+	for _, al := range keys {
+		p := f.where[al]
+		slices.Sort(p.hit)
+		text := fmt.Sprintf("%d B lines on %s", al.line, al.arch)
+		if len(p.hit) < len(p.all) {
+			text += fmt.Sprintf(" when the %s starts %s bytes into one", f.tn.Name(), joinInts(p.hit))
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func joinInts(xs []int64) string {
+	var s []string
+	for _, x := range xs {
+		s = append(s, strconv.FormatInt(x, 10))
+	}
+	if len(s) > 1 {
+		return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+	}
+	return strings.Join(s, "")
+}
+
+// maxLine is the largest line size at which the finding shows.
+func (f *finding) maxLine() (int64, string) {
+	var line int64
+	var arch string
+	for al := range f.where {
+		if al.line > line || al.line == line && al.arch < arch {
+			line, arch = al.line, al.arch
+		}
+	}
+	return line, arch
+}
+
+func (c *checker) reportFinding(f *finding) {
+	line, arch := f.maxLine()
+	s := f.layouts[arch]
+	d := analysis.Diagnostic{Category: f.rule.ID, URL: f.rule.URL()}
+	switch f.rule {
+	case ShardStride:
+		arr := s.Field(f.a)
+		elem := arr.Size / max(arr.Len, 1)
+		d.Pos = c.memberPos(f.tn, f.a)
+		if padded := elementPadded(arr); padded && c.cleanBelow(f, line) {
+			// The elements are padded, for a smaller line.
+			d.Category, d.URL = ShortPadding.ID, ShortPadding.URL()
+			d.Message = fmt.Sprintf("the padding in the elements of %s makes them %d bytes, too short for %s: neighbouring shards share lines there; pad each element to %d bytes or use golang.org/x/sys/cpu.CacheLinePad",
+				f.a, elem, f.whereText(), roundUp(elem, line))
+			d.SuggestedFixes = c.padElementFix(f, arr, elem, line)
+			d.Message += " (" + ShortPadding.ID + ")"
+			c.pass.Report(d)
+			return
+		}
+		if elem < line {
+			d.Message = fmt.Sprintf("elements of %s are %d bytes, so neighbouring shards share lines (%s) and the CPUs writing them false-share; pad each element to %d bytes",
+				f.a, elem, f.whereText(), roundUp(elem, line))
+		} else {
+			d.Message = fmt.Sprintf("the hot members of neighbouring elements of %s share a line (%s); pad each element so that they are a whole line apart", f.a, f.whereText())
+		}
+		d.SuggestedFixes = c.padElementFix(f, arr, elem, line)
+	case Neighbour:
+		d.Pos = c.memberPos(f.tn, f.b)
+		d.Message = fmt.Sprintf("%s shares a line with %s (%s), and %s: false sharing; put them on separate lines",
+			f.b, f.a, f.whereText(), f.why)
+		d.SuggestedFixes = c.insertPadFix(f, s, line)
+	case PhasePadding:
+		d.Pos = c.memberPos(f.tn, f.b)
+		var starts []string
+		for al, p := range f.where {
+			if al.arch == arch && al.line == line {
+				starts = append(starts, joinInts(p.all))
+			}
+		}
+		d.Message = fmt.Sprintf("the padding between %s and %s separates them only at some of the offsets where a %s can start (%s bytes into a %d B line, by the Go allocator and linker): they share %s; pad so that they are a whole line apart",
+			f.a, f.b, f.tn.Name(), strings.Join(starts, ""), line, f.whereText())
+		d.SuggestedFixes = c.growPadFix(f, s, line)
+	case ShortPadding:
+		d.Pos = c.memberPos(f.tn, f.b)
+		d.Message = fmt.Sprintf("the padding between %s and %s is too short for %s: they share a line there; pad for %d bytes or use golang.org/x/sys/cpu.CacheLinePad",
+			f.a, f.b, f.whereText(), line)
+		d.SuggestedFixes = c.growPadFix(f, s, line)
+	}
+	d.Message += " (" + f.rule.ID + ")"
+	c.pass.Report(d)
+}
+
+func roundUp(n, a int64) int64 { return (n + a - 1) / a * a }
+
+// elementPadded reports whether an array's elements hold deliberate
+// padding.
+func elementPadded(arr *layout.Field) bool {
+	if arr.Elem == nil {
+		return false
+	}
+	return slices.ContainsFunc(arr.Elem.Fields, func(f layout.Field) bool { return isPadding(&f) })
+}
+
+// cleanBelow reports whether the finding is absent at some checked line
+// size smaller than line: padding that works there was sized for it.
+func (c *checker) cleanBelow(f *finding, line int64) bool {
+	for _, lc := range c.allCases(f) {
+		if lc.line < line && len(lc.hit) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// memberPos returns the position of a member's declaration.
+func (c *checker) memberPos(tn *types.TypeName, member string) token.Pos {
+	if v := gosrc.MemberVars(tn.Type())[member]; v != nil {
+		return v.Pos()
+	}
+	return tn.Pos()
+}
+
+// fieldOf finds the syntax of a member's declaration.
+func (c *checker) fieldOf(tn *types.TypeName, member string) *ast.Field {
+	pos := c.memberPos(tn, member)
+	var found *ast.Field
+	for _, file := range c.pass.Files {
+		if file.Pos() > pos || pos > file.End() {
+			continue
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			if f, ok := n.(*ast.Field); ok {
+				for _, name := range f.Names {
+					if name.Pos() == pos {
+						found = f
+					}
+				}
+			}
+			return found == nil
+		})
+	}
+	return found
+}
+
+// insertPadFix inserts a blank field before the later member, long enough
+// that the two share no line at the largest line size, wherever the
+// object starts. It applies to members of the outermost struct only.
+func (c *checker) insertPadFix(f *finding, s *layout.Struct, line int64) []analysis.SuggestedFix {
+	fa, fb := s.Field(f.a), s.Field(f.b)
+	field := c.fieldOf(f.tn, f.b)
+	if fa == nil || fb == nil || field == nil || fb.Depth > 0 || fa.Depth > 0 || len(field.Names) != 1 {
+		return nil
+	}
+	prevEnd := precedingEnd(s, fb)
+	n := roundUp(fa.End()+line-1, max(fb.Align, 1)) - prevEnd
+	text := fmt.Sprintf("_ [%d]byte // keeps %s and %s on separate %d-byte lines\n", n, f.a, f.b, line)
+	return c.insertBefore(field, text, fmt.Sprintf("Insert %d bytes of padding before %s", n, f.b))
+}
+
+// growPadFix lengthens the padding between the two members to what the
+// largest line size needs at every phase.
+func (c *checker) growPadFix(f *finding, s *layout.Struct, line int64) []analysis.SuggestedFix {
+	fa, fb := s.Field(f.a), s.Field(f.b)
+	pad := padBetween(s, f.a, f.b)
+	if fa == nil || fb == nil || pad == nil || pad.Kind != layout.KindArray || pad.Size != pad.Len {
+		return nil // only [N]byte padding can be grown in place
+	}
+	deficit := fa.End() + line - 1 - fb.Offset
+	if deficit <= 0 {
+		return nil
+	}
+	n := pad.Len + roundUp(deficit, max(fb.Align, 1))
+	arr := c.padArrayType(f.tn, s, pad)
+	if arr == nil {
+		return nil
+	}
+	return []analysis.SuggestedFix{{
+		Message:   fmt.Sprintf("Pad %d bytes instead of %d", n, pad.Len),
+		TextEdits: []analysis.TextEdit{{Pos: arr.Len.Pos(), End: arr.Len.End(), NewText: []byte(strconv.FormatInt(n, 10))}},
+	}}
+}
+
+// padArrayType finds the array type of a padding member of the outermost
+// struct, by its offset among the blank fields.
+func (c *checker) padArrayType(tn *types.TypeName, s *layout.Struct, pad *layout.Field) *ast.ArrayType {
+	st := c.structOf(tn)
+	if st == nil {
+		return nil
+	}
+	members := s.Members(-1)
+	k := 0
+	for _, field := range st.Fields.List {
+		names := max(len(field.Names), 1)
+		for range names {
+			if k < len(members) && &s.Fields[members[k]] == pad {
+				arr, _ := field.Type.(*ast.ArrayType)
+				return arr
+			}
+			k++
+		}
+	}
+	return nil
+}
+
+// structOf returns the struct type expression declaring tn.
+func (c *checker) structOf(tn *types.TypeName) *ast.StructType {
+	for _, file := range c.pass.Files {
+		for _, decl := range file.Decls {
+			gen, ok := decl.(*ast.GenDecl)
+			if !ok || gen.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gen.Specs {
+				ts := spec.(*ast.TypeSpec)
+				if c.pass.TypesInfo.Defs[ts.Name] == tn {
+					st, _ := ts.Type.(*ast.StructType)
+					return st
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// padElementFix pads the element struct of a shard array to a whole line,
+// when the element is a struct declared in this package.
+func (c *checker) padElementFix(f *finding, arr *layout.Field, elem, line int64) []analysis.SuggestedFix {
+	if elem%line == 0 {
+		return nil
+	}
+	field := c.fieldOf(f.tn, f.a)
+	if field == nil {
+		return nil
+	}
+	at, ok := field.Type.(*ast.ArrayType)
+	if !ok {
+		return nil
+	}
+	var st *ast.StructType
+	switch t := at.Elt.(type) {
+	case *ast.StructType:
+		st = t
+	case *ast.Ident:
+		if tn, ok := c.pass.TypesInfo.Uses[t].(*types.TypeName); ok && tn.Pkg() == c.pass.Pkg {
+			st = c.structOf(tn)
+		}
+	}
+	if st == nil {
+		return nil
+	}
+	n := roundUp(elem, line) - elem
+	text := fmt.Sprintf("_ [%d]byte // one %d-byte line per element\n", n, line)
+	return []analysis.SuggestedFix{{
+		Message:   fmt.Sprintf("Pad each element of %s to %d bytes", arr.Path, roundUp(elem, line)),
+		TextEdits: []analysis.TextEdit{c.lineEdit(st.Fields.Closing, text, st.Fields.Opening)},
+	}}
+}
+
+// insertBefore inserts a line of source before a field, indented like it.
+func (c *checker) insertBefore(field *ast.Field, text, message string) []analysis.SuggestedFix {
+	at := field.Pos()
+	if field.Doc != nil {
+		at = field.Doc.Pos()
+	}
+	return []analysis.SuggestedFix{{Message: message, TextEdits: []analysis.TextEdit{c.lineEdit(at, text, token.NoPos)}}}
+}
+
+// lineEdit inserts text as a line of its own before pos, with the
+// indentation of pos's line (or, at a closing brace, of the line after
+// open, one level deeper).
+func (c *checker) lineEdit(pos token.Pos, text string, open token.Pos) analysis.TextEdit {
+	file := c.pass.Fset.File(pos)
+	lineStart := file.LineStart(file.Line(pos))
+	indent := strings.Repeat("\t", int(pos-lineStart))
+	if open.IsValid() {
+		if file.Line(open) == file.Line(pos) {
+			// struct{ n atomic.Int64 }: break the closing brace onto a
+			// line of its own.
+			return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte("; " + strings.TrimSuffix(stripComment(text), "\n") + " ")}
+		}
+		indent += "\t"
+	}
+	return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(text + indent)}
+}
+
+// stripComment drops a trailing line comment, for code inserted inside a
+// one-line struct.
+func stripComment(text string) string {
+	if i := strings.Index(text, " //"); i >= 0 {
+		return text[:i] + "\n"
+	}
+	return text
+}
+
+// precedingEnd is the end of the outermost member before fb, or 0.
+func precedingEnd(s *layout.Struct, fb *layout.Field) int64 {
+	var end int64
+	for _, i := range s.Members(-1) {
+		f := &s.Fields[i]
+		if f.Offset < fb.Offset || f.Offset == fb.Offset && f.Size == 0 && f != fb {
+			end = max(end, f.End())
+		}
+	}
+	return end
+}
+
+// checkComputedPadding reports padding computed as [N - x%N]byte that
+// comes to N: a whole line that separates nothing (FS5).
+func (c *checker) checkComputedPadding() {
+	for _, file := range c.pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			field, ok := n.(*ast.Field)
+			if !ok || !paddingName(field) {
+				return true
+			}
+			arr, ok := field.Type.(*ast.ArrayType)
+			if !ok || arr.Len == nil {
+				return true
+			}
+			line, ok := moduloPad(arr.Len)
+			if !ok {
+				return true
+			}
+			tv, ok := c.pass.TypesInfo.Types[arr.Len]
+			if !ok || tv.Value == nil || tv.Value.String() != strconv.FormatInt(line, 10) {
+				return true
+			}
+			var buf bytes.Buffer
+			_ = format.Node(&buf, c.pass.Fset, arr.Len)
+			c.pass.Report(analysis.Diagnostic{
+				Pos: field.Pos(), End: field.End(), Category: WholeLinePadding.ID, URL: WholeLinePadding.URL(),
+				Message: fmt.Sprintf("padding [%s]byte comes to a whole %d-byte line, because what it pads is already a multiple of %d: it separates nothing (FS5)", buf.String(), line, line),
+				SuggestedFixes: []analysis.SuggestedFix{{
+					Message:   fmt.Sprintf("Pad (%s) %% %d bytes", buf.String(), line),
+					TextEdits: []analysis.TextEdit{{Pos: arr.Len.Pos(), End: arr.Len.End(), NewText: []byte(fmt.Sprintf("(%s) %% %d", buf.String(), line))}},
+				}},
+			})
+			return true
+		})
+	}
+}
+
+func paddingName(field *ast.Field) bool {
+	for _, n := range field.Names {
+		name := strings.ToLower(strings.TrimLeft(n.Name, "_"))
+		if n.Name == "_" || strings.HasPrefix(name, "pad") {
+			return true
+		}
+	}
+	return false
+}
+
+// moduloPad matches N - x%N and returns N.
+func moduloPad(e ast.Expr) (int64, bool) {
+	sub, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || sub.Op != token.SUB {
+		return 0, false
+	}
+	n, ok := intLit(sub.X)
+	if !ok {
+		return 0, false
+	}
+	rem, ok := ast.Unparen(sub.Y).(*ast.BinaryExpr)
+	if !ok || rem.Op != token.REM {
+		return 0, false
+	}
+	m, ok := intLit(rem.Y)
+	return n, ok && m == n
+}
+
+func intLit(e ast.Expr) (int64, bool) {
+	lit, ok := ast.Unparen(e).(*ast.BasicLit)
+	if !ok || lit.Kind != token.INT {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(lit.Value, 0, 64)
+	return n, err == nil
+}
+
+func fmtList(xs []string) string { return "(" + strings.Join(xs, ", ") + ")" }

@@ -1,0 +1,119 @@
+package falsesharing
+
+import "strings"
+
+// Rule is one check of the analyzer, as data: its stable ID is the
+// diagnostic's category, the SARIF rule ID and the README anchor.
+type Rule struct {
+	ID      string // stable: FS1 ... FS5
+	Name    string // a short name, for listings
+	Summary string // one line
+	Doc     string // a paragraph: what and why
+	Bad     string // an example the rule reports
+	Good    string // the same code, fixed
+}
+
+// Home is where the rules are documented: the README of the project.
+const Home = "https://github.com/mglayout/mglayout"
+
+// URL returns the README anchor of the rule's section, "### FS1
+// shard-stride".
+func (r *Rule) URL() string { return Home + "#" + strings.ToLower(r.ID) + "-" + r.Name }
+
+// The rules.
+var (
+	ShardStride = &Rule{
+		ID: "FS1", Name: "shard-stride",
+		Summary: "array elements smaller than a line hold members that different CPUs write",
+		Doc: `An array (or per-shard, per-CPU table) whose elements hold atomics, locks or
+members updated through sync/atomic is indexed so that each CPU writes its own
+element. When an element is smaller than a cache line, neighbouring elements
+share lines, and every write by one CPU takes the line away from the others:
+false sharing between shards. The fix pads each element to a whole line, at
+the largest line size of the GOARCHes checked.`,
+		Bad: `type counters struct {
+	shards [8]struct{ n atomic.Int64 } // 8 elements per 64-byte line
+}`,
+		Good: `type counters struct {
+	shards [8]struct {
+		n atomic.Int64
+		_ [120]byte // one 128-byte line per shard
+	}
+}`,
+	}
+	Neighbour = &Rule{
+		ID: "FS2", Name: "hot-neighbour",
+		Summary: "a hot member shares a line with members that other code reads or writes independently",
+		Doc: `A member written concurrently (an atomic, a lock, a member updated through
+sync/atomic) shares a line with another hot member that is written by other
+functions, or with a member that functions which do not write the hot one
+read. Each write then costs the other side a cache miss for data it did not
+need. There must be evidence: an //mglayout:path directive, or independent
+writers and readers seen in the package; two members always written together
+share truly, and that is no finding. The fix inserts padding, or moves the
+hot member away (mglayout suggest finds an order).`,
+		Bad: `type limiter struct {
+	hits  atomic.Int64 // written by Allow on every CPU
+	limit int64        // read by Allow, written only by SetLimit
+}`,
+		Good: `type limiter struct {
+	hits  atomic.Int64
+	_     [120]byte
+	limit int64
+}`,
+	}
+	PhasePadding = &Rule{
+		ID: "FS3", Name: "phase-padding",
+		Summary: "padding separates hot members only when the object starts on a line boundary",
+		Doc: `Padding between two members separates them only if the object starts where
+the padding was computed for. A Go object is not guaranteed to start on a
+cache line: the allocator places it by size class (a 72-byte object lives in
+class 80 and can start 16, 32 or 48 bytes into a line), package-level
+variables are aligned to at most 32 bytes, and array elements sit at i*size.
+At the other phases the two members share a line again. The fix pads to a
+whole line plus the members' distance, so that no phase joins them.`,
+		Bad: `type pair struct {
+	a atomic.Int64
+	_ [48]byte // separates a and b only if pair starts on a line
+	b atomic.Int64
+}`,
+		Good: `type pair struct {
+	a atomic.Int64
+	_ [120]byte
+	b atomic.Int64
+}`,
+	}
+	ShortPadding = &Rule{
+		ID: "FS4", Name: "short-padding",
+		Summary: "padding sized for 64-byte lines on a GOARCH whose line is larger",
+		Doc: `Padding computed for 64-byte lines (a 56-byte pad after an 8-byte counter,
+or [64 - n%64]byte) separates members on amd64 but not on a GOARCH whose
+coherence granule is larger: 128 bytes on arm64 (as x/sys/cpu.CacheLinePad
+assumes; a Kunpeng 920's L3 line) and ppc64, 256 on s390x. The analyzer
+checks every GOARCH in -falsesharing.arch. The fix pads for the largest
+line, or uses x/sys/cpu.CacheLinePad, which is sized per GOARCH.`,
+		Bad: `type limiter struct {
+	tokens atomic.Int64
+	_      [56]byte
+	last   atomic.Int64
+}`,
+		Good: `type limiter struct {
+	tokens atomic.Int64
+	_      [120]byte
+	last   atomic.Int64
+}`,
+	}
+	WholeLinePadding = &Rule{
+		ID: "FS5", Name: "whole-line-padding",
+		Summary: "computed padding that comes to a whole line when none is needed",
+		Doc: `Padding computed as [L - n%L]byte rounds n up to a multiple of L, except
+when n already is one: then it adds a whole line that separates nothing and
+costs memory and cache capacity in every element. (L - n%L) % L pads to the
+same multiple and adds nothing when none is needed.`,
+		Bad:  `pad [64 - unsafe.Sizeof(inner{})%64]byte // 64 bytes when inner is 64`,
+		Good: `pad [(64 - unsafe.Sizeof(inner{})%64) % 64]byte`,
+	}
+)
+
+// Rules lists every rule, in ID order.
+var Rules = []*Rule{ShardStride, Neighbour, PhasePadding, ShortPadding, WholeLinePadding}
