@@ -116,11 +116,11 @@ type lineCase struct {
 	hit  []int64
 }
 
-// allCases lists the line sizes checked for the finding's GOARCHes, with
-// the phases where it showed (none where it did not).
+// allCases lists the line sizes checked for every GOARCH, with the phases
+// where the finding showed (none where it did not).
 func (c *checker) allCases(f *finding) []lineCase {
 	var out []lineCase
-	for arch := range f.layouts {
+	for _, arch := range c.cfg.archs {
 		lines := append(slices.Clone(c.cfg.lines), lineSize[arch])
 		for _, l := range lines {
 			var hit []int64
