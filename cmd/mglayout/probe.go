@@ -1,0 +1,197 @@
+package main
+
+import (
+	gocontext "context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/sharing"
+	"github.com/mglayout/mglayout/probe"
+	"github.com/mglayout/mglayout/probe/host"
+)
+
+func init() {
+	register(&command{
+		name:  "probe",
+		args:  "VARIANT [VARIANT ...]",
+		short: "run the access paths of layouts as pinned workers and measure them",
+		long: `Probe runs the access paths of one or more layouts on this machine: each path
+as worker goroutines on locked OS threads pinned to CPUs of their own, over
+memory from mmap laid out exactly like the layout, at a chosen phase. For
+every path and variant it measures the path's completed iterations per
+second, with the variant's writers running on other CPUs and alone as the
+control, in interleaved rounds (default 10), and prints medians with 95%
+confidence intervals, changes with Mann-Whitney p-values ("~" when not
+significant), and beside each figure what mglayout check predicted.
+
+A VARIANT is a model (tk_core@v6.1), a Go type (import/path.T) or a layout
+-json file; join several objects into one variant with commas
+(tk_data@v6.13,mg_floor@v6.13).
+
+-emulate-line 128 emulates a 128-byte-line target on this host: each target
+line's accessed bytes are packed into a host line of its own, which keeps
+who shares a line with whom and how many lines each path touches; it
+refuses when one target line's accessed bytes do not fit a host line.
+
+Ctrl-C stops between runs and keeps the rounds measured. Needs 2 CPUs, and
+one more than the writers of a variant.`,
+		flags: probeFlags,
+	})
+}
+
+func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
+	var load loadFlags
+	load.register(fs)
+	count := fs.Int("count", 10, "rounds; each runs every case once, in a new random order")
+	duration := fs.Duration("duration", 200*time.Millisecond, "length of one run")
+	phase := fs.Int64("phase", -1, "place every object this many bytes past a line boundary (default: each object's first reachable phase)")
+	stress := fs.Bool("stress", false, "run the writers as fast as they can instead of at their rate")
+	emulate := fs.Int64("emulate-line", 0, "emulate this line size (e.g. 128) on the host's lines")
+	spacing := fs.Int64("spacing", 0, "bytes between emulated lines (default: twice the host line, past the adjacent-line prefetcher)")
+	cpus := fs.String("cpus", "", "CPUs to use, e.g. 0-3 (default: the affinity mask)")
+	paths := fs.String("paths", "", "comma-separated paths to measure (default: all)")
+	jsonOut := fs.Bool("json", false, "write the samples as JSON")
+	bench := fs.String("bench", "", "also write the samples in Go benchmark format to this file, for benchstat")
+	return func(ctx *context, args []string) error {
+		if len(args) == 0 {
+			return usagef("name at least one layout to probe (e.g. mglayout probe tk_core@v6.1 tk_core@v6.1+guohui)")
+		}
+		cpuList, err := parseCPUs(*cpus)
+		if err != nil {
+			return err
+		}
+		hostLine := int64(64)
+		if info, err := host.Detect(); err == nil {
+			if ls := info.LineSizes(); len(ls) > 0 {
+				hostLine = ls[0]
+			}
+		}
+		o := probe.Options{Line: hostLine, Phase: *phase, Duration: *duration, Count: *count, CPUs: cpuList,
+			Stress: *stress, Paths: splitList(*paths), HostLine: hostLine}
+		if *emulate != 0 {
+			if err := checkEmulation(*emulate, hostLine); err != nil {
+				return err
+			}
+			o.Line, o.Emulate, o.Spacing = *emulate, *emulate, *spacing
+			if o.Spacing == 0 {
+				o.Spacing = 2 * hostLine
+			}
+		}
+		var variants []probe.Variant
+		for _, arg := range args {
+			v := probe.Variant{Name: arg}
+			for _, part := range strings.Split(arg, ",") {
+				obj, err := load.one(ctx, part)
+				if err != nil {
+					return err
+				}
+				v.Objects = append(v.Objects, obj)
+			}
+			variants = append(variants, v)
+		}
+		run, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt)
+		defer stop()
+		last := ""
+		o.Progress = func(msg string) { last = progressPerRound(ctx, msg, last) }
+		r, err := probe.Run(run, variants, o)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		if r.Interrupted {
+			ctx.note(fmt.Sprintf("interrupted after %d complete rounds; showing those", r.Rounds))
+		}
+		if *bench != "" {
+			if err := writeFile(*bench, func(f *os.File) error { return probe.WriteBench(f, r, cpuConfig()) }); err != nil {
+				return err
+			}
+		}
+		if *jsonOut {
+			enc := json.NewEncoder(ctx.stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(r)
+		}
+		predict, err := predictor(variants, o)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		return probe.WriteProbe(ctx.stdout, r, predict)
+	}
+}
+
+// checkEmulation accepts a target line size that differs from the host's.
+func checkEmulation(target, hostLine int64) error {
+	if target == hostLine {
+		return usagef("-emulate-line %d is this host's own line size; drop it to run natively", target)
+	}
+	if target < 16 || target&(target-1) != 0 {
+		return usagef("-emulate-line %d is not a power of two of 16 or more", target)
+	}
+	return nil
+}
+
+// predictor runs the sharing analysis of every variant at the measured
+// line size and phase, and says per path what it predicts.
+func predictor(variants []probe.Variant, o probe.Options) (func(variant, path string) *probe.Prediction, error) {
+	preds := map[[2]string]*probe.Prediction{}
+	for _, v := range variants {
+		a, err := sharing.Analyze(v.Objects, []int64{o.Line})
+		if err != nil {
+			return nil, err
+		}
+		for _, oa := range a.Objects {
+			c := caseFor(&oa, o)
+			if c == nil {
+				continue
+			}
+			for _, f := range c.Paths {
+				k := [2]string{v.Name, f.Path.Name}
+				p := preds[k]
+				if p == nil {
+					p = &probe.Prediction{}
+					preds[k] = p
+				}
+				p.Lines += len(f.Lines)
+				for _, ls := range c.Lines {
+					for _, pair := range ls.Pairs {
+						if pair.Other != f.Path.Name || pair.Writer == f.Path.Name {
+							continue
+						}
+						w := pathByName(oa.Object, pair.Writer)
+						kind := "false"
+						if pair.True {
+							kind = "true"
+						}
+						p.Shared = append(p.Shared, fmt.Sprintf("line %d with %s (%s, %s)", ls.Index, pair.Writer, kind, w.RateString()))
+						if w.Rate == 0 || o.Stress {
+							p.HotSharing = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return func(variant, path string) *probe.Prediction { return preds[[2]string{variant, path}] }, nil
+}
+
+// caseFor picks the analysed case at the phase the probe used.
+func caseFor(oa *sharing.ObjectAnalysis, o probe.Options) *sharing.Case {
+	for i := range oa.Cases {
+		c := &oa.Cases[i]
+		if o.Phase < 0 || c.Phase == o.Phase {
+			return c
+		}
+	}
+	return nil
+}
+
+func pathByName(o *sharing.Object, name string) *access.Path {
+	i := slices.IndexFunc(o.Paths, func(p *access.Path) bool { return p.Name == name })
+	return o.Paths[i]
+}

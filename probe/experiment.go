@@ -1,0 +1,420 @@
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/sharing"
+)
+
+// Variant is one layout under test: its objects, each with the paths that
+// touch it. Paths with the same name in several objects are one path.
+type Variant struct {
+	Name    string
+	Objects []*sharing.Object
+}
+
+// Options control an experiment.
+type Options struct {
+	// Line is the line size that phases refer to: the emulated target's
+	// when emulating, else the host's.
+	Line int64
+	// Phase places every object this many bytes past a line boundary; it
+	// must be reachable for each object. -1 takes each object's first
+	// reachable phase.
+	Phase int64
+	// Emulate is the target line size to emulate on a host whose lines
+	// are HostLine bytes, with emulated lines Spacing bytes apart; 0 runs
+	// natively.
+	Emulate, HostLine, Spacing int64
+	Duration                   time.Duration // of one run
+	Count                      int           // rounds
+	CPUs                       []int         // nil: the affinity mask
+	Stress                     bool          // run writers unthrottled
+	Paths                      []string      // paths to measure; nil: all
+	// Progress, if set, is told what happens, between runs only.
+	Progress func(string)
+}
+
+// MinDuration is the shortest run that measures anything: below it,
+// starting and stopping the workers is a large part of the run.
+const MinDuration = 10 * time.Millisecond
+
+// Result holds the samples of every case.
+type Result struct {
+	Cases       []*Case
+	Rounds      int  // rounds completed
+	Interrupted bool // stopped early (context cancelled); the rounds done are kept
+	CPUs        []int
+	Options     Options
+}
+
+// Case is one path measured in one variant: with the writers of the
+// variant running on CPUs of their own, or alone as the control.
+type Case struct {
+	Variant string
+	Path    *access.Path
+	Alone   bool // the control: no other worker runs
+	CPUs    int  // CPUs the path runs on
+	// Samples are the path's completed iterations per second, all its
+	// CPUs together, one per round.
+	Samples []float64
+	// Writers are the background writers' iterations per second.
+	Writers map[string][]float64
+	Retries []uint64 // seqlock retries per round
+}
+
+// Name identifies the case in progress lines and benchmark names.
+func (c *Case) Name() string {
+	name := c.Variant + "/" + c.Path.Name
+	if c.Alone {
+		name += "/alone"
+	}
+	return name
+}
+
+// variantPlan is a variant's paths, merged across objects.
+type variantPlan struct {
+	v       Variant
+	phases  []int64
+	paths   []*access.Path   // one per name, in first-seen order
+	touches map[string][]touch // per path name
+}
+
+func plan(v Variant, o Options) (*variantPlan, error) {
+	p := &variantPlan{v: v, touches: map[string][]touch{}}
+	for obj, object := range v.Objects {
+		phase, err := phaseFor(object, o)
+		if err != nil {
+			return nil, err
+		}
+		p.phases = append(p.phases, phase)
+		for _, path := range object.Paths {
+			ts, err := access.Resolve(path, object.Layout)
+			if err != nil {
+				return nil, err
+			}
+			if _, ok := p.touches[path.Name]; !ok {
+				p.paths = append(p.paths, path)
+			}
+			for _, t := range ts {
+				p.touches[path.Name] = append(p.touches[path.Name], touch{obj, t})
+			}
+		}
+	}
+	return p, nil
+}
+
+// phaseFor checks a requested phase against where the object can start.
+func phaseFor(o *sharing.Object, opt Options) (int64, error) {
+	var reachable []int64
+	if o.Phases != nil {
+		reachable, _ = o.Phases(opt.Line)
+	} else {
+		reachable = o.Layout.Phases(opt.Line)
+	}
+	if len(reachable) == 0 {
+		return 0, fmt.Errorf("%s occupies no line", o.Layout.Name)
+	}
+	if opt.Phase < 0 {
+		return reachable[0], nil
+	}
+	if !slices.Contains(reachable, opt.Phase) {
+		return 0, fmt.Errorf("%s cannot start %d bytes into a %d-byte line (it can start at %v); pick one of those with -phase",
+			o.Layout.Name, opt.Phase, opt.Line, reachable)
+	}
+	return opt.Phase, nil
+}
+
+// Run measures every case of every variant in interleaved rounds: each
+// round runs all cases once, in a new random order, so that drift of the
+// machine spreads over all of them. It stops between runs when ctx is
+// cancelled, keeping the rounds measured.
+func Run(ctx context.Context, variants []Variant, o Options) (*Result, error) {
+	if o.Duration < MinDuration {
+		return nil, fmt.Errorf("a run of %v is too short to measure (use -duration %v or more)", o.Duration, MinDuration)
+	}
+	if o.Count < 1 {
+		return nil, fmt.Errorf("-count %d: at least one round is needed", o.Count)
+	}
+	cpus, err := usableCPUs(o.CPUs)
+	if err != nil {
+		return nil, err
+	}
+	var plans []*variantPlan
+	var cases []*Case
+	for _, v := range variants {
+		p, err := plan(v, o)
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, p)
+		for _, path := range p.paths {
+			if len(o.Paths) > 0 && !slices.Contains(o.Paths, path.Name) {
+				continue
+			}
+			for _, alone := range []bool{false, true} {
+				c := &Case{Variant: v.Name, Path: path, Alone: alone, Writers: map[string][]float64{}}
+				if _, _, err := c.assign(p, cpus, o); err != nil {
+					return nil, err
+				}
+				cases = append(cases, c)
+			}
+		}
+	}
+	if len(cases) == 0 {
+		return nil, errors.New("no path to measure (check -paths against the paths of the layouts)")
+	}
+	r := &Result{Cases: cases, CPUs: cpus, Options: o}
+	prev := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(prev)
+	runtime.GOMAXPROCS(max(prev, len(cpus)+1))
+
+	planOf := map[string]*variantPlan{}
+	for _, p := range plans {
+		planOf[p.v.Name] = p
+	}
+	for round := range o.Count {
+		order := slices.Clone(cases)
+		rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for i, c := range order {
+			if ctx.Err() != nil {
+				r.Interrupted = true
+				r.dropPartialRound(round)
+				return r, nil
+			}
+			if o.Progress != nil {
+				o.Progress(fmt.Sprintf("round %d/%d, run %d/%d: %s", round+1, o.Count, i+1, len(order), c.Name()))
+			}
+			if err := c.runOnce(ctx, planOf[c.Variant], cpus, o); err != nil {
+				return nil, err
+			}
+		}
+		r.Rounds = round + 1
+	}
+	return r, nil
+}
+
+// dropPartialRound removes the samples of an unfinished round, so that
+// every case keeps the same number of samples.
+func (r *Result) dropPartialRound(round int) {
+	for _, c := range r.Cases {
+		if len(c.Samples) > round {
+			c.Samples = c.Samples[:round]
+			c.Retries = c.Retries[:round]
+			for w := range c.Writers {
+				c.Writers[w] = c.Writers[w][:round]
+			}
+		}
+	}
+}
+
+func usableCPUs(want []int) ([]int, error) {
+	mask, err := affinity()
+	if err != nil {
+		return nil, err
+	}
+	cpus := mask
+	if len(want) > 0 {
+		for _, c := range want {
+			if !slices.Contains(mask, c) {
+				return nil, fmt.Errorf("-cpus: CPU %d is not in the affinity mask %v", c, mask)
+			}
+		}
+		cpus = want
+	}
+	if len(cpus) < 2 {
+		return nil, fmt.Errorf("the probe needs at least 2 CPUs to make two of them share a line; the affinity mask allows %v (run on a machine, or with a mask, of 2 or more)", cpus)
+	}
+	return cpus, nil
+}
+
+// assign gives the background writers a CPU each and the measured path
+// the rest it asks for; it fails when there are not enough CPUs.
+func (c *Case) assign(p *variantPlan, cpus []int, o Options) (writers map[string]int, focus []int, err error) {
+	writers = map[string]int{}
+	next := 0
+	if !c.Alone {
+		for _, w := range p.paths {
+			if w.Name == c.Path.Name || !w.Writes() {
+				continue
+			}
+			if next >= len(cpus)-1 {
+				return nil, nil, fmt.Errorf("%s: measuring %s beside %d writer paths needs %d CPUs, but %d are usable (choose fewer paths with -paths, or more CPUs with -cpus)",
+					p.v.Name, c.Path.Name, len(writers)+1, len(writers)+2, len(cpus))
+			}
+			writers[w.Name] = cpus[next]
+			next++
+		}
+	}
+	want := c.Path.CPUs
+	if want == access.AllCPUs || want > len(cpus)-next {
+		want = len(cpus) - next
+	}
+	c.CPUs = want
+	return writers, cpus[next : next+want], nil
+}
+
+// worker is one goroutine's share of a run.
+type worker struct {
+	prog       *program
+	cpu        int
+	rate       float64
+	iterations uint64
+	retries    uint64
+	err        error
+}
+
+func (c *Case) runOnce(ctx context.Context, p *variantPlan, cpus []int, o Options) error {
+	writers, focus, err := c.assign(p, cpus, o)
+	if err != nil {
+		return err
+	}
+	m, err := p.place(o)
+	if err != nil {
+		return err
+	}
+	defer m.close()
+
+	var focusWorkers []*worker
+	writerWorkers := map[string]*worker{}
+	for _, cpu := range focus {
+		prog, err := compile(c.Path, p.touches[c.Path.Name], m)
+		if err != nil {
+			return err
+		}
+		focusWorkers = append(focusWorkers, &worker{prog: prog, cpu: cpu})
+	}
+	for name, cpu := range writers {
+		path := p.path(name)
+		prog, err := compile(path, p.touches[name], m)
+		if err != nil {
+			return err
+		}
+		rate := path.Rate
+		if o.Stress {
+			rate = access.Hot
+		}
+		writerWorkers[name] = &worker{prog: prog, cpu: cpu, rate: rate}
+	}
+	all := append(slices.Clone(focusWorkers), mapValues(writerWorkers)...)
+	elapsed, err := measure(ctx, all, o.Duration)
+	if err != nil {
+		return err
+	}
+	var iterations, retries uint64
+	for _, w := range focusWorkers {
+		iterations += w.iterations
+		retries += w.retries
+	}
+	c.Samples = append(c.Samples, float64(iterations)/elapsed.Seconds())
+	c.Retries = append(c.Retries, retries)
+	for name, w := range writerWorkers {
+		c.Writers[name] = append(c.Writers[name], float64(w.iterations)/elapsed.Seconds())
+	}
+	return nil
+}
+
+func mapValues(m map[string]*worker) []*worker {
+	var out []*worker
+	for _, k := range slices.Sorted(mapKeys(m)) {
+		out = append(out, m[k])
+	}
+	return out
+}
+
+func mapKeys(m map[string]*worker) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func (p *variantPlan) path(name string) *access.Path {
+	for _, path := range p.paths {
+		if path.Name == name {
+			return path
+		}
+	}
+	return nil
+}
+
+// placement is placed memory, freed after the run.
+type placement interface {
+	mapper
+	close() error
+}
+
+func (p *variantPlan) place(o Options) (placement, error) {
+	var layouts []*layout.Struct
+	for _, obj := range p.v.Objects {
+		layouts = append(layouts, obj.Layout)
+	}
+	if o.Emulate == 0 {
+		return placeNative(layouts, p.phases)
+	}
+	words := make([][]wordSpan, len(layouts))
+	for _, ts := range p.touches {
+		for _, t := range ts {
+			words[t.obj] = append(words[t.obj], wordsOf(t)...)
+		}
+	}
+	return placeEmulated(layouts, p.phases, words, emulation{target: o.Emulate, host: o.HostLine, spacing: o.Spacing})
+}
+
+// measure starts the workers together, lets them run for d (or until ctx
+// is done), stops them and returns how long they ran. Workers run on
+// locked threads pinned to their CPUs; they exit without unlocking, so the
+// runtime retires the threads and their affinity with them.
+func measure(ctx context.Context, workers []*worker, d time.Duration) (time.Duration, error) {
+	f := new(flag)
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	var failed atomic.Bool
+	for _, w := range workers {
+		ready.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			w.err = pin(w.cpu)
+			if w.err != nil {
+				failed.Store(true)
+			}
+			ready.Done()
+			<-start
+			if w.err == nil && !failed.Load() {
+				w.iterations, w.retries = w.prog.loop(&f.stop, w.rate)
+			}
+		}()
+	}
+	ready.Wait()
+	t0 := time.Now()
+	close(start)
+	timer := time.NewTimer(d)
+	select {
+	case <-timer.C:
+	case <-ctx.Done():
+		timer.Stop()
+	}
+	f.stop.Store(true)
+	elapsed := time.Since(t0)
+	done.Wait()
+	for _, w := range workers {
+		if w.err != nil {
+			return 0, w.err
+		}
+	}
+	return elapsed, nil
+}

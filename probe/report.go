@@ -1,0 +1,220 @@
+package probe
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/probe/stats"
+)
+
+// WriteSweep writes a sweep for people: per distance the writer's and the
+// reader's rate with their confidence intervals and the writer's change
+// against the far control, then the interference distance.
+func WriteSweep(w io.Writer, r *SweepResult) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "sweep: writer (atomic add) on CPU %d, reader (atomic load) on CPU %d, %d rounds, interleaved", r.CPUs[0], r.CPUs[1], r.Rounds)
+	if r.Interrupted {
+		b.WriteString(" (interrupted: the rounds completed are shown)")
+	}
+	b.WriteString("\n\n")
+	rows := [][]string{{"distance", "writer ops/s", "reader ops/s", "writer vs far"}}
+	for _, p := range append(slices.Clone(r.Points), r.Far) {
+		ws, rs := stats.Summarize(p.Writer), stats.Summarize(p.Reader)
+		vs := "(control)"
+		if p != r.Far {
+			c := stats.Compare(r.Far.Writer, p.Writer)
+			vs = c.DeltaString() + " " + c.PString()
+		}
+		rows = append(rows, []string{fmt.Sprint(p.Distance), rate(ws), rate(rs), vs})
+	}
+	table(&b, rows)
+	in := r.Interference()
+	switch {
+	case r.Rounds < stats.MinForCI:
+		fmt.Fprintf(&b, "\n%d rounds are too few for confidence intervals; run at least %d (-count).\n", r.Rounds, stats.MinForCI)
+	case in.Distance < 0:
+		fmt.Fprintf(&b, "\ndestructive-interference distance: more than %d bytes: the writer is slower at every distance measured.\n", r.Points[len(r.Points)-1].Distance)
+	case in.Distance == 0:
+		b.WriteString("\ndestructive-interference distance: none measured: the writer is never significantly slower than at the far control.\n")
+	default:
+		fmt.Fprintf(&b, "\ndestructive-interference distance: %d bytes (the writer is significantly slower below it, and never from it on).\n", in.Distance)
+		if in.Distance > 64 && in.Distance%128 == 0 {
+			b.WriteString("Beyond the 64-byte line: the adjacent-line prefetcher pairs lines on this host.\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// rate writes a summary as "25.6M ± 2%".
+func rate(s stats.Summary) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return si(s.Median) + " ± " + s.RangePct()
+}
+
+// si writes a rate with an SI prefix.
+func si(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 1e9:
+		return fmt.Sprintf("%.3gG", v/1e9)
+	case a >= 1e6:
+		return fmt.Sprintf("%.3gM", v/1e6)
+	case a >= 1e3:
+		return fmt.Sprintf("%.3gk", v/1e3)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+func table(b *strings.Builder, rows [][]string) {
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], len([]rune(c)))
+		}
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(r)-1 {
+				b.WriteString(c)
+			} else {
+				fmt.Fprintf(b, "%s%s  ", c, strings.Repeat(" ", widths[i]-len([]rune(c))))
+			}
+		}
+		b.WriteString("\n")
+	}
+}
+
+// Prediction is what the static analysis says of a path in the measured
+// case, to print beside the measurement.
+type Prediction struct {
+	Lines      int      // lines the path touches
+	Shared     []string // "line 0: tick writes it (true, 250/s)"
+	HotSharing bool     // a writer running as fast as it can shares a line with the path
+}
+
+// WriteProbe writes an experiment for people: per path and variant the
+// rate with its interval, the change against the path running alone,
+// what the static analysis predicted, and for two or more variants the
+// change of each against the first.
+func WriteProbe(w io.Writer, r *Result, predict func(variant, path string) *Prediction) error {
+	var b strings.Builder
+	o := r.Options
+	mode := fmt.Sprintf("native %d-byte lines", o.Line)
+	if o.Emulate > 0 {
+		mode = fmt.Sprintf("EMULATED %d-byte lines on this host's %d-byte lines (each target line's accessed bytes packed into a host line of its own, %d bytes apart)", o.Emulate, o.HostLine, o.Spacing)
+	}
+	writers := "writers at their own rates"
+	if o.Stress {
+		writers = "writers unthrottled (-stress)"
+	}
+	fmt.Fprintf(&b, "probe: %s; %s; %d rounds of %v, interleaved; CPUs %v\n", mode, writers, r.Rounds, o.Duration, r.CPUs)
+	if r.Interrupted {
+		b.WriteString("INCOMPLETE: interrupted; the rounds completed are shown.\n")
+	}
+	var variants []string
+	for _, c := range r.Cases {
+		if !slices.Contains(variants, c.Variant) {
+			variants = append(variants, c.Variant)
+		}
+	}
+	var paths []*access.Path
+	for _, c := range r.Cases {
+		if !slices.ContainsFunc(paths, func(p *access.Path) bool { return p.Name == c.Path.Name }) {
+			paths = append(paths, c.Path)
+		}
+	}
+	for _, p := range paths {
+		n := 0
+		if c := r.find(variants[0], p.Name, false); c != nil {
+			n = c.CPUs
+		}
+		fmt.Fprintf(&b, "\n%s (on %d of its %s CPUs beside the writers, unthrottled)\n", p.Name, n, p.CPUsString())
+		rows := [][]string{{"variant", "ops/s", "with writers vs alone", "predicted"}}
+		for _, v := range variants {
+			with, alone := r.find(v, p.Name, false), r.find(v, p.Name, true)
+			if with == nil {
+				continue
+			}
+			vs := "-"
+			if alone != nil {
+				c := stats.Compare(alone.Samples, with.Samples)
+				vs = c.DeltaString() + " " + c.PString()
+			}
+			pred := ""
+			if predict != nil {
+				if pr := predict(v, p.Name); pr != nil {
+					pred = fmt.Sprintf("%d %s; %s", pr.Lines, plural(pr.Lines, "line", "lines"), sharedText(pr))
+					if flag := disagreement(pr, alone, with); flag != "" {
+						pred += " [" + flag + "]"
+					}
+				}
+			}
+			rows = append(rows, []string{v, rate(stats.Summarize(with.Samples)), vs, pred})
+		}
+		for _, v := range variants[1:] {
+			a, c := r.find(variants[0], p.Name, false), r.find(v, p.Name, false)
+			if a == nil || c == nil {
+				continue
+			}
+			cmp := stats.Compare(a.Samples, c.Samples)
+			rows = append(rows, []string{"  " + v + " vs " + variants[0], cmp.DeltaString(), cmp.PString(), ""})
+		}
+		var sb strings.Builder
+		table(&sb, rows)
+		for _, line := range strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n") {
+			fmt.Fprintf(&b, "  %s\n", line)
+		}
+	}
+	if r.Rounds < stats.MinForCI {
+		fmt.Fprintf(&b, "\n%d rounds are too few for confidence intervals; run at least %d (-count).\n", r.Rounds, stats.MinForCI)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func sharedText(p *Prediction) string {
+	if len(p.Shared) == 0 {
+		return "shares no line with a writer"
+	}
+	return strings.Join(p.Shared, "; ")
+}
+
+// disagreement flags a measurement that contradicts the prediction: a
+// significant slowdown beside writers where no line is shared, or none
+// where a hot writer shares a line.
+func disagreement(p *Prediction, alone, with *Case) string {
+	if alone == nil || len(alone.Samples) < stats.MinForCI {
+		return ""
+	}
+	c := stats.Compare(alone.Samples, with.Samples)
+	slower := c.Significant() && c.Delta < slowdown
+	switch {
+	case slower && len(p.Shared) == 0:
+		return "DISAGREES: slower beside the writers though no line is shared"
+	case !slower && p.HotSharing:
+		return "DISAGREES: a hot writer shares a line, yet no slowdown"
+	}
+	return ""
+}
+
+func (r *Result) find(variant, path string, alone bool) *Case {
+	for _, c := range r.Cases {
+		if c.Variant == variant && c.Path.Name == path && c.Alone == alone {
+			return c
+		}
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,98 @@
+// Package stats summarises and compares the samples of the probe with
+// golang.org/x/perf/benchmath, as benchstat does: the median with a 95 %
+// confidence interval, assuming nothing about the distribution, and the
+// Mann-Whitney U test for a difference, reported as "~" when it is not
+// significant.
+package stats
+
+import (
+	"fmt"
+	"math"
+
+	"golang.org/x/perf/benchmath"
+)
+
+// Confidence is the level of the intervals.
+const Confidence = 0.95
+
+// MinForCI is the smallest sample for which AssumeNothing gives a 95 %
+// confidence interval of the median; below it the interval is infinite.
+const MinForCI = 6
+
+// thresholds are benchstat's: a p-value below 0.05 is significant.
+var thresholds = benchmath.DefaultThresholds
+
+// Summary is a sample's median and its confidence interval.
+type Summary struct {
+	Median, Lo, Hi float64
+	N              int
+	// Warnings say why the interval may not be trusted (too few
+	// samples).
+	Warnings []string
+}
+
+// Summarize summarises a sample.
+func Summarize(values []float64) Summary {
+	if len(values) == 0 {
+		return Summary{Median: math.NaN(), Lo: math.Inf(-1), Hi: math.Inf(1)}
+	}
+	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(values, &thresholds), Confidence)
+	out := Summary{Median: s.Center, Lo: s.Lo, Hi: s.Hi, N: len(values)}
+	for _, w := range s.Warnings {
+		out.Warnings = append(out.Warnings, w.Error())
+	}
+	return out
+}
+
+// RangePct is the half-width of the interval relative to the median, as
+// benchstat prints it ("± 3%"); "∞" when the sample is too small.
+func (s Summary) RangePct() string {
+	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) || s.Median == 0 {
+		return "∞"
+	}
+	return fmt.Sprintf("%.0f%%", 100*math.Max(s.Hi/s.Median-1, 1-s.Lo/s.Median))
+}
+
+// Comparison is the test of two samples.
+type Comparison struct {
+	P        float64 // Mann-Whitney U p-value
+	Alpha    float64 // significance threshold
+	N1, N2   int
+	Delta    float64 // new median / old median - 1
+	Warnings []string
+}
+
+// Significant reports whether the samples differ at the threshold.
+func (c Comparison) Significant() bool { return c.P <= c.Alpha }
+
+// DeltaString is the change as benchstat prints it: "+12.34%", or "~"
+// when it is not significant.
+func (c Comparison) DeltaString() string {
+	if !c.Significant() {
+		return "~"
+	}
+	return fmt.Sprintf("%+.2f%%", 100*c.Delta)
+}
+
+// PString is the p-value and the sample sizes, "p=0.000 n=10".
+func (c Comparison) PString() string {
+	if c.N1 == c.N2 {
+		return fmt.Sprintf("p=%.3f n=%d", c.P, c.N1)
+	}
+	return fmt.Sprintf("p=%.3f n=%d+%d", c.P, c.N1, c.N2)
+}
+
+// Compare tests whether two samples come from the same distribution.
+func Compare(old, new []float64) Comparison {
+	s1, s2 := benchmath.NewSample(old, &thresholds), benchmath.NewSample(new, &thresholds)
+	c := benchmath.AssumeNothing.Compare(s1, s2)
+	out := Comparison{P: c.P, Alpha: c.Alpha, N1: c.N1, N2: c.N2}
+	for _, w := range c.Warnings {
+		out.Warnings = append(out.Warnings, w.Error())
+	}
+	m1, m2 := Summarize(old).Median, Summarize(new).Median
+	if m1 != 0 {
+		out.Delta = m2/m1 - 1
+	}
+	return out
+}
