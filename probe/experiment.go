@@ -86,7 +86,7 @@ func (c *Case) Name() string {
 type variantPlan struct {
 	v       Variant
 	phases  []int64
-	paths   []*access.Path   // one per name, in first-seen order
+	paths   []*access.Path     // one per name, in first-seen order
 	touches map[string][]touch // per path name
 }
 

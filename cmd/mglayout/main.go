@@ -7,6 +7,9 @@
 // Run "mglayout help" for the list of commands and "mglayout help <command>"
 // for one command's flags. Exit status: 0 fine, 1 a finding that a CI gate
 // should fail on, 2 a usage or input error.
+//
+// The binary is also a go vet tool: go vet -vettool=$(which mglayout) ./...
+// runs the falsesharing analyzer over each package.
 package main
 
 import (
@@ -17,6 +20,10 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/mglayout/mglayout/layout/falsesharing"
 )
 
 // command is one subcommand. Each lives in its own file and registers
@@ -71,7 +78,27 @@ func usagef(format string, args ...any) error {
 var errFinding = errors.New("finding")
 
 func main() {
+	// go vet -vettool=mglayout speaks unitchecker's protocol to the tool,
+	// which then is the analyzer's driver and reads os.Args itself.
+	if isVetTool(os.Args[1:]) {
+		unitchecker.Main(falsesharing.Analyzer)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// isVetTool reports whether go vet runs the binary: -V=full for its
+// identity, -flags for the analyzer's flags, or the analyzer's flags and
+// one *.cfg file per package. A command line of mglayout starts with a
+// command's name, never with a flag or a .cfg file.
+func isVetTool(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	if args[0] == "-V=full" || args[0] == "-flags" {
+		return true
+	}
+	last := args[len(args)-1]
+	return strings.HasSuffix(last, ".cfg") && (len(args) == 1 || strings.HasPrefix(args[0], "-"))
 }
 
 // run runs the command line args and returns the exit status.
