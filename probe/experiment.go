@@ -41,6 +41,9 @@ type Options struct {
 	CPUs                       []int         // nil: the affinity mask
 	Stress                     bool          // run writers unthrottled
 	Paths                      []string      // paths to measure; nil: all
+	// Writers are the writing paths that run beside a measured path; nil:
+	// every path that writes.
+	Writers []string
 	// Progress, if set, is told what happens, between runs only.
 	Progress func(string)
 }
@@ -239,29 +242,33 @@ func usableCPUs(want []int) ([]int, error) {
 }
 
 // assign gives the background writers a CPU each and the measured path
-// the rest it asks for; it fails when there are not enough CPUs.
+// the rest it asks for; it fails when there are not enough CPUs. The
+// control runs the path alone on the very CPUs it has beside the writers,
+// so that the two differ only in the writers.
 func (c *Case) assign(p *variantPlan, cpus []int, o Options) (writers map[string]int, focus []int, err error) {
 	writers = map[string]int{}
 	next := 0
-	if !c.Alone {
-		for _, w := range p.paths {
-			if w.Name == c.Path.Name || !w.Writes() {
-				continue
-			}
-			if next >= len(cpus)-1 {
-				return nil, nil, fmt.Errorf("%s: measuring %s beside %d writer paths needs %d CPUs, but %d are usable (choose fewer paths with -paths, or more CPUs with -cpus)",
-					p.v.Name, c.Path.Name, len(writers)+1, len(writers)+2, len(cpus))
-			}
-			writers[w.Name] = cpus[next]
-			next++
+	for _, w := range p.paths {
+		if w.Name == c.Path.Name || !p.writes(w.Name) || len(o.Writers) > 0 && !slices.Contains(o.Writers, w.Name) {
+			continue
 		}
+		if next >= len(cpus)-1 {
+			return nil, nil, fmt.Errorf("%s: measuring %s beside %d writer paths needs %d CPUs, but %d are usable (choose the writers with -writers, or more CPUs with -cpus)",
+				p.v.Name, c.Path.Name, len(writers)+1, len(writers)+2, len(cpus))
+		}
+		writers[w.Name] = cpus[next]
+		next++
 	}
 	want := c.Path.CPUs
 	if want == access.AllCPUs || want > len(cpus)-next {
 		want = len(cpus) - next
 	}
 	c.CPUs = want
-	return writers, cpus[next : next+want], nil
+	focus = cpus[next : next+want]
+	if c.Alone {
+		writers = map[string]int{}
+	}
+	return writers, focus, nil
 }
 
 // worker is one goroutine's share of a run.
@@ -279,7 +286,11 @@ func (c *Case) runOnce(ctx context.Context, p *variantPlan, cpus []int, o Option
 	if err != nil {
 		return err
 	}
-	m, err := p.place(o)
+	running := []string{c.Path.Name}
+	for name := range writers {
+		running = append(running, name)
+	}
+	m, err := p.place(o, running)
 	if err != nil {
 		return err
 	}
@@ -357,7 +368,10 @@ type placement interface {
 	close() error
 }
 
-func (p *variantPlan) place(o Options) (placement, error) {
+// place lays out the variant's objects for one run of the paths named in
+// running: natively, or packed for an emulated line size, where only the
+// words those paths access matter.
+func (p *variantPlan) place(o Options, running []string) (placement, error) {
 	var layouts []*layout.Struct
 	for _, obj := range p.v.Objects {
 		layouts = append(layouts, obj.Layout)
@@ -365,13 +379,20 @@ func (p *variantPlan) place(o Options) (placement, error) {
 	if o.Emulate == 0 {
 		return placeNative(layouts, p.phases)
 	}
-	words := make([][]wordSpan, len(layouts))
-	for _, ts := range p.touches {
-		for _, t := range ts {
-			words[t.obj] = append(words[t.obj], wordsOf(t)...)
+	words := make([][]wordAccess, len(layouts))
+	for _, name := range running {
+		for _, t := range p.touches[name] {
+			for _, w := range wordsOf(t) {
+				words[t.obj] = append(words[t.obj], wordAccess{w, name + ":" + t.Op.String()})
+			}
 		}
 	}
 	return placeEmulated(layouts, p.phases, words, emulation{target: o.Emulate, host: o.HostLine, spacing: o.Spacing})
+}
+
+// writes reports whether the named path stores into any object.
+func (p *variantPlan) writes(name string) bool {
+	return slices.ContainsFunc(p.touches[name], func(t touch) bool { return t.Op.Writes() })
 }
 
 // measure starts the workers together, lets them run for d (or until ctx

@@ -38,19 +38,27 @@ func (n *native) close() error { return n.arena.close() }
 func roundUp(n, a int64) int64 { return (n + a - 1) / a * a }
 
 // emulated packs, for each line of the target line size at the object's
-// phase, the bytes the paths access into a host line of its own; host
-// lines are spacing bytes apart, the host's interference distance, so
-// that no two of them interfere. Accesses that shared a target line
-// share a host line, and those that did not, do not.
+// phase, the words the running paths access into a host line of its own;
+// host lines are spacing bytes apart, the host's interference distance,
+// so that no two of them interfere.
+//
+// Within a target line, words accessed by the same paths with the same
+// operations behave alike for coherence, so they share one slot of the
+// host line: every access still happens, at the slot's address. Then two
+// paths touch a common slot exactly when they touched a common word, and
+// a common host line exactly when they touched a common target line, and
+// each path touches as many lines as before. A tick that rewrites a whole
+// 128-byte line thus needs one slot for the words no reader reads, not
+// 128 bytes.
 type emulated struct {
 	arena *arena
-	// spans per object: accessed bytes of the object and where they went.
-	spans [][]packedSpan
+	slots []map[int64]int64 // per object: word offset → arena offset
 }
 
-type packedSpan struct {
-	off, end int64 // bytes of the object
-	at       int64 // arena offset of off
+// wordAccess is a word of an object and who accesses it, as "path:op".
+type wordAccess struct {
+	wordSpan
+	who string
 }
 
 // emulation describes the target.
@@ -58,24 +66,28 @@ type emulation struct {
 	target, host, spacing int64
 }
 
-// placeEmulated packs the accessed word spans of every object. It refuses
-// when one target line's accessed bytes do not fit a host line, naming
-// the line and the members, since the emulation could then not keep that
-// line's sharing.
-func placeEmulated(objects []*layout.Struct, phases []int64, words [][]wordSpan, e emulation) (*emulated, error) {
+// placeEmulated packs the words of every object. It refuses when one
+// target line needs more slots than a host line holds, naming the line
+// and its members, since the emulation could not keep that line's
+// sharing.
+func placeEmulated(objects []*layout.Struct, phases []int64, words [][]wordAccess, e emulation) (*emulated, error) {
 	type lineKey struct {
 		obj  int
 		line int64
 	}
-	byLine := map[lineKey][]wordSpan{}
+	// Per target line, per word: who accesses it.
+	who := map[lineKey]map[wordSpan][]string{}
 	var keys []lineKey
 	for obj, ws := range words {
 		for _, w := range ws {
 			k := lineKey{obj, (phases[obj] + w.off) / e.target}
-			if _, ok := byLine[k]; !ok {
+			if who[k] == nil {
+				who[k] = map[wordSpan][]string{}
 				keys = append(keys, k)
 			}
-			byLine[k] = append(byLine[k], w)
+			if !slices.Contains(who[k][w.wordSpan], w.who) {
+				who[k][w.wordSpan] = append(who[k][w.wordSpan], w.who)
+			}
 		}
 	}
 	slices.SortFunc(keys, func(a, b lineKey) int {
@@ -88,60 +100,51 @@ func placeEmulated(objects []*layout.Struct, phases []int64, words [][]wordSpan,
 	if err != nil {
 		return nil, err
 	}
-	// Host lines start on a spacing boundary of the arena, which mmap
-	// aligns to a page.
-	em := &emulated{arena: a, spans: make([][]packedSpan, len(objects))}
+	em := &emulated{arena: a, slots: make([]map[int64]int64, len(objects))}
+	for i := range em.slots {
+		em.slots[i] = map[int64]int64{}
+	}
 	for h, k := range keys {
-		merged := mergeSpans(byLine[k])
-		hostLine := int64(h) * e.spacing
-		var used int64
-		for _, m := range merged {
-			// Keep each span's alignment modulo 8 so 8-byte atomics stay
-			// aligned.
-			slot := roundUp(used, 8) + m.off%8
-			if slot < used {
-				slot += 8
-			}
-			em.spans[k.obj] = append(em.spans[k.obj], packedSpan{m.off, m.end, hostLine + slot})
-			used = slot + m.end - m.off
+		// One 8-byte slot per signature, in the order of the words.
+		var spans []wordSpan
+		for w := range who[k] {
+			spans = append(spans, w)
 		}
-		if used > e.host {
+		slices.SortFunc(spans, func(x, y wordSpan) int { return int(x.off - y.off) })
+		slot := map[string]int64{}
+		hostLine := int64(h) * e.spacing
+		for _, w := range spans {
+			ws := slices.Clone(who[k][w])
+			slices.Sort(ws)
+			sig := strings.Join(ws, ",")
+			at, ok := slot[sig]
+			if !ok {
+				at = hostLine + 8*int64(len(slot))
+				slot[sig] = at
+			}
+			em.slots[k.obj][w.off] = at
+		}
+		if used := 8 * int64(len(slot)); used > e.host {
 			a.close()
-			return nil, fmt.Errorf("cannot emulate %d-byte lines on %d-byte ones: line %d of %s holds %d accessed bytes (%s), more than a host line",
-				e.target, e.host, k.line, objects[k.obj].Name, used, strings.Join(membersIn(objects[k.obj], merged), ", "))
+			return nil, fmt.Errorf("cannot emulate %d-byte lines on %d-byte ones: line %d of %s is accessed in %d different ways (%s), more than the %d slots of a host line",
+				e.target, e.host, k.line, objects[k.obj].Name, len(slot), strings.Join(membersIn(objects[k.obj], spans), ", "), e.host/8)
 		}
 	}
 	return em, nil
 }
 
 func (em *emulated) addr(obj int, off int64) unsafe.Pointer {
-	for _, s := range em.spans[obj] {
-		if off >= s.off && off < s.end {
-			return em.arena.at(s.at + off - s.off)
-		}
+	at, ok := em.slots[obj][off]
+	if !ok {
+		panic(fmt.Sprintf("probe: word %d of object %d was not packed", off, obj))
 	}
-	panic(fmt.Sprintf("probe: byte %d of object %d was not packed", off, obj))
+	return em.arena.at(at)
 }
 
 func (em *emulated) close() error { return em.arena.close() }
 
 // wordSpan is an accessed word of an object.
 type wordSpan struct{ off, end int64 }
-
-// mergeSpans sorts spans and merges those that overlap or touch.
-func mergeSpans(ws []wordSpan) []wordSpan {
-	ws = slices.Clone(ws)
-	slices.SortFunc(ws, func(a, b wordSpan) int { return int(a.off - b.off) })
-	var out []wordSpan
-	for _, w := range ws {
-		if n := len(out); n > 0 && w.off <= out[n-1].end {
-			out[n-1].end = max(out[n-1].end, w.end)
-			continue
-		}
-		out = append(out, w)
-	}
-	return out
-}
 
 // membersIn names the leaf members with bytes in the spans.
 func membersIn(s *layout.Struct, spans []wordSpan) []string {

@@ -57,6 +57,7 @@ func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
 	spacing := fs.Int64("spacing", 0, "bytes between emulated lines (default: twice the host line, past the adjacent-line prefetcher)")
 	cpus := fs.String("cpus", "", "CPUs to use, e.g. 0-3 (default: the affinity mask)")
 	paths := fs.String("paths", "", "comma-separated paths to measure (default: all)")
+	writers := fs.String("writers", "", "comma-separated writing paths to run beside each measured path (default: every path that writes)")
 	jsonOut := fs.Bool("json", false, "write the samples as JSON")
 	bench := fs.String("bench", "", "also write the samples in Go benchmark format to this file, for benchstat")
 	return func(ctx *context, args []string) error {
@@ -74,7 +75,7 @@ func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
 			}
 		}
 		o := probe.Options{Line: hostLine, Phase: *phase, Duration: *duration, Count: *count, CPUs: cpuList,
-			Stress: *stress, Paths: splitList(*paths), HostLine: hostLine}
+			Stress: *stress, Paths: splitList(*paths), Writers: splitList(*writers), HostLine: hostLine}
 		if *emulate != 0 {
 			if err := checkEmulation(*emulate, hostLine); err != nil {
 				return err
@@ -168,7 +169,11 @@ func predictor(variants []probe.Variant, o probe.Options) (func(variant, path st
 						if pair.True {
 							kind = "true"
 						}
-						p.Shared = append(p.Shared, fmt.Sprintf("line %d with %s (%s, %s)", ls.Index, pair.Writer, kind, w.RateString()))
+						rate := w.RateString()
+						if o.Stress {
+							rate = "unthrottled"
+						}
+						p.Shared = append(p.Shared, fmt.Sprintf("line %d with %s (%s, %s)", ls.Index, pair.Writer, kind, rate))
 						if w.Rate == 0 || o.Stress {
 							p.HotSharing = true
 						}
