@@ -1,0 +1,53 @@
+package main
+
+import (
+	"flag"
+	"os"
+
+	"github.com/mglayout/mglayout/probe/report"
+)
+
+func init() {
+	register(&command{
+		name:  "compare",
+		args:  "A.json B.json ...",
+		short: "merge reports from several machines into one cross-platform verdict",
+		long: `Compare merges report.json files written by mglayout report on several
+machines (an x86 and an arm64 runner, or one machine before and after a
+kernel patch) into one table: per change, path and line size, the static
+verdict and the change measured on each machine with its p-value, and an
+overall verdict.
+
+Exit status 1 on a significant regression on any machine.`,
+		flags: compareFlags,
+	})
+}
+
+func compareFlags(fs *flag.FlagSet) func(*context, []string) error {
+	return func(ctx *context, args []string) error {
+		if len(args) < 2 {
+			return usagef("want two or more report.json files (e.g. mglayout compare x86/report.json arm64/report.json)")
+		}
+		var machines []report.Machine
+		for i, name := range args {
+			f, err := os.Open(name)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			r, err := report.Read(f)
+			f.Close()
+			if err != nil {
+				return usagef("%s: %v", name, err)
+			}
+			machines = append(machines, report.Machine{Label: string(rune('A' + i%26)), File: name, Report: r})
+		}
+		m := report.Merge(machines)
+		if err := report.CompareText(ctx.stdout, m); err != nil {
+			return err
+		}
+		if len(m.Regressions()) > 0 {
+			return errFinding
+		}
+		return nil
+	}
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	gocontext "context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mglayout/mglayout/layout/sharing"
+	"github.com/mglayout/mglayout/probe"
+	"github.com/mglayout/mglayout/probe/report"
+)
+
+func init() {
+	register(&command{
+		name:  "report",
+		args:  "[VARIANT ...]",
+		short: "everything on this machine within a time budget: text, Markdown, JSON and HTML",
+		long: `Report runs the whole analysis on the machine in front of it, within a time
+budget: the host's line sizes, the static layouts at 64 and 128 bytes and the
+host's, the check and diff verdicts, the interference sweep, and the probe
+natively and emulated for the other line size. It writes report.txt (plain
+text of 80 columns for a mail to a mailing list), report.md, report.json (a
+versioned schema that compare merges across machines) and report.html (one
+self-contained file with charts) into the -o directory, and shows progress
+with an estimate on stderr between runs.
+
+With no arguments it runs the kernel scenario: tk_core as of v6.1, with the
+2023 padding, and after the v6.13 reorder with the multigrain floor. With
+arguments (models, Go types, layout -json files; commas join objects into one
+variant), it lays out, checks and probes those, and diffs the first against
+each of the others.
+
+Ctrl-C stops between runs and writes what was measured, marked incomplete.`,
+		flags: reportFlags,
+	})
+}
+
+func reportFlags(fs *flag.FlagSet) func(*context, []string) error {
+	var load loadFlags
+	load.register(fs)
+	out := fs.String("o", "mglayout-report", "directory to write the report into")
+	budget := fs.Duration("budget", 90*time.Second, "time the whole report may take")
+	lines := fs.String("lines", "", "line sizes of the static analysis (default 64, 128 and the host's)")
+	cpus := fs.String("cpus", "", "CPUs to use, e.g. 0-3 (default: the affinity mask)")
+	return func(ctx *context, args []string) error {
+		if *budget < 10*time.Second {
+			return usagef("-budget %v is too short for a report; give it at least 10s", *budget)
+		}
+		of := outputFlags{lines: *lines}
+		lineSizes, err := of.lineSizes()
+		if err != nil {
+			return err
+		}
+		cpuList, err := parseCPUs(*cpus)
+		if err != nil {
+			return err
+		}
+		sc, err := scenario(ctx, &load, args)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return usagef("-o %s: %v", *out, err)
+		}
+		run, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt)
+		defer stop()
+		r, err := report.Run(run, sc, report.Options{Budget: *budget, Lines: lineSizes, CPUs: cpuList,
+			Progress: func(msg string) { fmt.Fprintf(ctx.stderr, "mglayout: %s\n", msg) }})
+		if err != nil {
+			return usagef("%v", err)
+		}
+		if !r.Complete {
+			ctx.note("the report is incomplete: " + r.Incomplete)
+		}
+		return writeReport(ctx, *out, r)
+	}
+}
+
+// scenario builds the kernel scenario, or one from the arguments.
+func scenario(ctx *context, load *loadFlags, args []string) (report.Scenario, error) {
+	if len(args) == 0 {
+		return report.KernelScenario(func(o *sharing.Object) { o.Phases = phasesFor(o.Layout, true) })
+	}
+	var sc report.Scenario
+	var variants []probe.Variant
+	for _, arg := range args {
+		v := probe.Variant{Name: arg}
+		for _, part := range strings.Split(arg, ",") {
+			obj, err := load.one(ctx, part)
+			if err != nil {
+				return sc, err
+			}
+			v.Objects = append(v.Objects, obj)
+			sc.Objects = append(sc.Objects, obj)
+		}
+		variants = append(variants, v)
+	}
+	for _, v := range variants[1:] {
+		if len(variants[0].Objects) == 1 && len(v.Objects) == 1 {
+			sc.Diffs = append(sc.Diffs, [2]*sharing.Object{variants[0].Objects[0], v.Objects[0]})
+		}
+	}
+	sc.Probes = []report.ProbeSpec{{Title: strings.Join(args, " vs "), Variants: variants}}
+	return sc, nil
+}
+
+// writeReport writes the four files, each whole or not at all.
+func writeReport(ctx *context, dir string, r *report.Report) error {
+	files := []struct {
+		name  string
+		write func(*os.File) error
+	}{
+		{"report.txt", func(f *os.File) error { return report.Text(f, r) }},
+		{"report.md", func(f *os.File) error { return report.Markdown(f, r) }},
+		{"report.json", func(f *os.File) error {
+			enc := json.NewEncoder(f)
+			enc.SetIndent("", "  ")
+			return enc.Encode(r)
+		}},
+	}
+	for _, file := range files {
+		path := filepath.Join(dir, file.name)
+		tmp := path + ".tmp"
+		if err := writeFile(tmp, file.write); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(ctx.stdout, "wrote %s in %.1f s (budget %.0f s)\n", strings.Join([]string{
+		filepath.Join(dir, "report.txt"), "report.md", "report.json"}, ", "), r.Seconds, r.Budget)
+	return nil
+}

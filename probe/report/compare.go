@@ -1,0 +1,146 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Read reads a report.json, refusing other documents and other schemas.
+func Read(r io.Reader) (*Report, error) {
+	var rep Report
+	if err := json.NewDecoder(r).Decode(&rep); err != nil {
+		return nil, fmt.Errorf("not a report.json: %v", err)
+	}
+	if rep.Schema != Schema {
+		return nil, fmt.Errorf("schema %q is not %q (write it again with this mglayout report)", rep.Schema, Schema)
+	}
+	if rep.Host.Info == nil {
+		return nil, errors.New("the report has no host section")
+	}
+	return &rep, nil
+}
+
+// Machine is one report in a comparison.
+type Machine struct {
+	Label  string // A, B, ...
+	File   string
+	Report *Report
+}
+
+// Row is one change of one path at one line size, across machines.
+type Row struct {
+	Old, New string
+	Path     string
+	Line     int64
+	Static   string
+	// Measured holds, per machine label, the comparison measured there
+	// and which probe measured it; absent where it was not measured.
+	Measured map[string][]Comparison
+}
+
+// Merged is the comparison of several reports.
+type Merged struct {
+	Machines []Machine
+	Rows     []*Row
+}
+
+// Merge lines up the verdicts of several reports by change, path and line
+// size.
+func Merge(machines []Machine) *Merged {
+	m := &Merged{Machines: machines}
+	find := func(v Verdict, path string) *Row {
+		for _, r := range m.Rows {
+			if r.Old == v.Old && r.New == v.New && r.Path == path && r.Line == v.Line {
+				return r
+			}
+		}
+		r := &Row{Old: v.Old, New: v.New, Path: path, Line: v.Line, Static: v.Static, Measured: map[string][]Comparison{}}
+		m.Rows = append(m.Rows, r)
+		return r
+	}
+	for _, mc := range machines {
+		for _, v := range mc.Report.Verdicts {
+			if len(v.Measured) == 0 {
+				find(v, "")
+				continue
+			}
+			for _, c := range v.Measured {
+				r := find(v, c.Path)
+				r.Measured[mc.Label] = append(r.Measured[mc.Label], c)
+			}
+		}
+	}
+	return m
+}
+
+// Regressions lists the significant slowdowns of a new layout on any
+// machine: a CI gate fails on them.
+func (m *Merged) Regressions() []string {
+	var out []string
+	for _, r := range m.Rows {
+		for _, mc := range m.Machines {
+			for _, c := range r.Measured[mc.Label] {
+				if c.Significant && c.Delta < 0 {
+					out = append(out, fmt.Sprintf("%s: %s → %s, %s at %d B (%s): %s", mc.Label, r.Old, r.New, r.Path, r.Line, c.Probe, c.Text))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// CompareText writes the merged table and the overall verdict.
+func CompareText(w io.Writer, m *Merged) error {
+	var b strings.Builder
+	b.WriteString("Machines:\n")
+	for _, mc := range m.Machines {
+		info := mc.Report.Host.Info
+		var lines []string
+		for _, c := range info.Caches {
+			lines = append(lines, fmt.Sprintf("L%d %d", c.Level, c.Line.Bytes))
+		}
+		state := ""
+		if !mc.Report.Complete {
+			state = " INCOMPLETE"
+		}
+		para(&b, fmt.Sprintf("  %s: %s — %s (%s/%s), kernel %s, lines %s, native %d B%s", mc.Label, mc.File, info.CPUID.Brand,
+			info.GOOS, info.GOARCH, orDash(mc.Report.Host.Kernel), strings.Join(lines, ", "), mc.Report.Host.Line, state))
+	}
+	b.WriteString("\nChanges (measured: new vs old, '~' when not significant):\n")
+	for _, r := range m.Rows {
+		path := r.Path
+		if path == "" {
+			path = "(no path measured)"
+		}
+		para(&b, fmt.Sprintf("%s → %s, %s at %d B: static %s", r.Old, r.New, path, r.Line, r.Static))
+		for _, mc := range m.Machines {
+			cs := r.Measured[mc.Label]
+			if len(cs) == 0 {
+				para(&b, fmt.Sprintf("    %s: not measured", mc.Label))
+				continue
+			}
+			for _, c := range cs {
+				para(&b, fmt.Sprintf("    %s: %s (p=%.3f; %s)", mc.Label, c.Text, c.P, c.Probe))
+			}
+		}
+	}
+	b.WriteString("\nVerdict: ")
+	if regs := m.Regressions(); len(regs) > 0 {
+		b.WriteString("REGRESSION on some machine:\n")
+		for _, r := range regs {
+			para(&b, "  "+r)
+		}
+	} else {
+		b.WriteString("no significant regression measured on any machine.\n")
+		var parts []string
+		for _, mc := range m.Machines {
+			parts = append(parts, fmt.Sprintf("%s (%s, native %d B)", mc.Label, mc.Report.Host.Info.GOARCH, mc.Report.Host.Line))
+		}
+		para(&b, "  Measured on "+strings.Join(parts, ", ")+".")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

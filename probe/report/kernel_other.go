@@ -1,0 +1,5 @@
+//go:build !linux
+
+package report
+
+func kernelRelease() string { return "" }

@@ -1,0 +1,71 @@
+package report
+
+import (
+	"time"
+
+	"github.com/mglayout/mglayout/probe"
+	"github.com/mglayout/mglayout/probe/stats"
+)
+
+// plan is how long each run lasts so that the measurements fit the time
+// left of the budget.
+type plan struct {
+	count        int
+	sweep, probe time.Duration
+}
+
+// The settings used when the budget allows them, and the overhead of one
+// run (starting, pinning and stopping the workers, mapping memory).
+const (
+	defaultCount  = 10
+	sweepRun      = 30 * time.Millisecond
+	probeRun      = 100 * time.Millisecond
+	runOverhead   = 5 * time.Millisecond
+	sweepPoints   = 256/16 + 1 + 1 // 0..256 by 16, and the control
+	budgetReserve = 0.8            // leave a fifth for writing and for the unexpected
+)
+
+// newPlan fits the runs into what is left of the budget: first shorter
+// runs, down to probe.MinDuration, then fewer rounds, down to the fewest
+// that give a confidence interval.
+func newPlan(sc Scenario, hostLine int64, left time.Duration) *plan {
+	probeRuns := 0
+	for _, spec := range sc.Probes {
+		cases := 0
+		for _, v := range spec.Variants {
+			seen := map[string]bool{}
+			for _, o := range v.Objects {
+				for _, p := range o.Paths {
+					if !seen[p.Name] && (len(spec.Paths) == 0 || contains(spec.Paths, p.Name)) {
+						seen[p.Name] = true
+						cases += 2 // beside the writers, and alone
+					}
+				}
+			}
+		}
+		probeRuns += 2 * cases // native and emulated
+	}
+	p := &plan{count: defaultCount, sweep: sweepRun, probe: probeRun}
+	cost := func() time.Duration {
+		per := time.Duration(sweepPoints)*(p.sweep+runOverhead) + time.Duration(probeRuns)*(p.probe+runOverhead)
+		return time.Duration(p.count) * per
+	}
+	limit := time.Duration(float64(left) * budgetReserve)
+	for cost() > limit && p.probe > probe.MinDuration {
+		p.probe = max(probe.MinDuration, p.probe*3/4)
+		p.sweep = max(probe.MinDuration, p.sweep*3/4)
+	}
+	for cost() > limit && p.count > stats.MinForCI {
+		p.count--
+	}
+	return p
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

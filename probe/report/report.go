@@ -1,0 +1,475 @@
+// Package report runs everything mglayout knows on the machine in front of
+// it, within a time budget, and writes the evidence a reviewer asks for:
+// the host, the static layouts, checks and before/after verdicts, the
+// interference distance, and the probe's measurements natively and
+// emulated for the other line size. The JSON form is versioned; compare
+// merges reports from several machines.
+package report
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/diff"
+	"github.com/mglayout/mglayout/layout/render"
+	"github.com/mglayout/mglayout/layout/sharing"
+	"github.com/mglayout/mglayout/probe"
+	"github.com/mglayout/mglayout/probe/host"
+	"github.com/mglayout/mglayout/probe/stats"
+)
+
+// Schema names the JSON format; it changes when a field changes meaning.
+const Schema = "mglayout-report/1"
+
+// Report is the whole report, and its JSON schema.
+type Report struct {
+	Schema string `json:"schema"`
+	// Complete is false when the run was interrupted; Incomplete says
+	// why, and the sections hold what was measured.
+	Complete   bool      `json:"complete"`
+	Incomplete string    `json:"incomplete,omitempty"`
+	Started    time.Time `json:"started"`
+	Seconds    float64   `json:"seconds"`
+	Budget     float64   `json:"budget_seconds"`
+	Host       Host      `json:"host"`
+	Lines      []int64   `json:"lines"` // line sizes of the static analysis
+
+	Layouts render.JSONDocument   `json:"layouts"`
+	Checks  render.CheckDocument  `json:"checks"`
+	Diffs   []render.DiffDocument `json:"diffs"`
+	Sweep   *Sweep                `json:"sweep,omitempty"`
+	Probes  []*Probe              `json:"probes"`
+	// Verdicts pair each diff's static verdict per line size with what
+	// the probes measured for the same two layouts.
+	Verdicts []Verdict `json:"verdicts"`
+}
+
+// Host is the machine and the kernel the report ran on.
+type Host struct {
+	Info   *host.Info `json:"info"`
+	Kernel string     `json:"kernel"` // uname -r
+	Line   int64      `json:"line"`   // the line size the probe runs natively at
+}
+
+// Stat summarises a sample: median and 95 % interval.
+type Stat struct {
+	Median  float64   `json:"median"`
+	Lo      float64   `json:"lo"`
+	Hi      float64   `json:"hi"`
+	N       int       `json:"n"`
+	Samples []float64 `json:"samples"`
+}
+
+func newStat(samples []float64) Stat {
+	s := stats.Summarize(samples)
+	st := Stat{Median: s.Median, Lo: s.Lo, Hi: s.Hi, N: s.N, Samples: samples}
+	// JSON has no infinity: an interval too wide to know is the sample's
+	// range, which the caller reads with N < stats.MinForCI.
+	if math.IsInf(st.Lo, 0) || math.IsInf(st.Hi, 0) || math.IsNaN(st.Median) {
+		st.Lo, st.Hi = minMax(samples)
+		if math.IsNaN(st.Median) {
+			st.Median = 0
+		}
+	}
+	return st
+}
+
+func minMax(xs []float64) (float64, float64) {
+	if len(xs) == 0 {
+		return 0, 0
+	}
+	return slices.Min(xs), slices.Max(xs)
+}
+
+// Sweep is the interference sweep.
+type Sweep struct {
+	Points []SweepPoint `json:"points"`
+	Far    SweepPoint   `json:"far"`
+	// Distance is the destructive-interference distance in bytes; -1
+	// when every distance interferes, 0 when none does.
+	Distance int64 `json:"interference_distance"`
+	Rounds   int   `json:"rounds"`
+}
+
+// SweepPoint is one distance.
+type SweepPoint struct {
+	Distance int64 `json:"distance"`
+	Writer   Stat  `json:"writer"`
+	Reader   Stat  `json:"reader"`
+}
+
+// Probe is one experiment: variants, paths, and how they ran.
+type Probe struct {
+	Title       string         `json:"title"`
+	Mode        string         `json:"mode"` // "native" or "emulated"
+	Line        int64          `json:"line"` // the line size measured (the target's when emulated)
+	HostLine    int64          `json:"host_line"`
+	Stress      bool           `json:"stress"`
+	Variants    []string       `json:"variants"`
+	Cases       []ProbeCase    `json:"cases"`
+	Comparisons []Comparison   `json:"comparisons"`
+	Rounds      int            `json:"rounds"`
+	Seconds     float64        `json:"run_seconds"`
+	Skipped     string         `json:"skipped,omitempty"` // why the probe did not run
+	Predicted   []PredictedRow `json:"predicted"`
+}
+
+// ProbeCase is one path in one variant, beside its writers or alone.
+type ProbeCase struct {
+	Variant string `json:"variant"`
+	Path    string `json:"path"`
+	Writers bool   `json:"writers"`
+	CPUs    int    `json:"cpus"`
+	Stat    Stat   `json:"ops_per_second"`
+}
+
+// Comparison is a path's change between two variants, or beside the
+// writers against alone.
+type Comparison struct {
+	Path        string  `json:"path"`
+	Old         string  `json:"old"`
+	New         string  `json:"new"`
+	Delta       float64 `json:"delta"`
+	P           float64 `json:"p"`
+	Significant bool    `json:"significant"`
+	Text        string  `json:"text"` // "~" or "+12.34%"
+	// Probe names the experiment, in a verdict's measured changes.
+	Probe string `json:"probe,omitempty"`
+}
+
+// PredictedRow is what the static analysis says of a path in a variant at
+// the probe's line size and phase.
+type PredictedRow struct {
+	Variant string   `json:"variant"`
+	Path    string   `json:"path"`
+	Lines   int      `json:"lines"`
+	Shared  []string `json:"shared"`
+}
+
+// Verdict is one diff at one line size: the static verdict and the
+// measured changes of the same two layouts.
+type Verdict struct {
+	Old      string       `json:"old"`
+	New      string       `json:"new"`
+	Line     int64        `json:"line"`
+	Static   string       `json:"static"` // "worse", "better", "same"
+	Measured []Comparison `json:"measured"`
+}
+
+// Scenario is what a report runs.
+type Scenario struct {
+	// Objects are laid out and checked.
+	Objects []*sharing.Object
+	// Diffs are pairs of objects to compare, old first.
+	Diffs [][2]*sharing.Object
+	// Probes are the experiments to run, natively and emulated.
+	Probes []ProbeSpec
+}
+
+// ProbeSpec is an experiment of the scenario.
+type ProbeSpec struct {
+	Title    string
+	Variants []probe.Variant
+	Paths    []string // paths to measure
+	Writers  []string // writers to run beside them; nil: all
+	Stress   bool
+}
+
+// Options control a report.
+type Options struct {
+	Budget   time.Duration
+	Lines    []int64 // line sizes of the static analysis
+	Progress func(string)
+	CPUs     []int
+}
+
+// Run runs the scenario within the budget. Interrupting ctx stops it
+// between runs; the report then holds what was measured and is marked
+// incomplete.
+func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
+	start := time.Now()
+	r := &Report{Schema: Schema, Complete: true, Started: start.UTC().Truncate(time.Second),
+		Budget: o.Budget.Seconds(), Lines: o.Lines, Probes: []*Probe{}, Verdicts: []Verdict{}}
+	info, err := host.Detect()
+	if err != nil {
+		return nil, err
+	}
+	r.Host = Host{Info: info, Kernel: kernelRelease(), Line: nativeLine(info)}
+
+	if err := r.static(sc, o.Lines); err != nil {
+		return nil, err
+	}
+
+	// The measurements share what is left of the budget, in proportion
+	// to what each would take at the default settings.
+	plan := newPlan(sc, r.Host.Line, o.Budget-time.Since(start))
+	progress := func(step string) func(string) {
+		return func(msg string) {
+			if o.Progress != nil {
+				elapsed := time.Since(start).Round(time.Second)
+				o.Progress(fmt.Sprintf("[%v of %v] %s: %s", elapsed, o.Budget, step, msg))
+			}
+		}
+	}
+
+	sw, err := probe.Sweep(ctx, probe.SweepOptions{Max: 256, Step: 16, Far: 4096, Duration: plan.sweep, Count: plan.count, CPUs: o.CPUs,
+		Progress: progress("sweep")})
+	if err != nil {
+		return nil, err
+	}
+	r.Sweep = newSweep(sw)
+	if sw.Interrupted {
+		r.interrupted()
+		return r.finish(start), nil
+	}
+
+	for _, spec := range sc.Probes {
+		for _, emulated := range []bool{false, true} {
+			p, interrupted, err := r.runProbe(ctx, spec, emulated, plan, o.CPUs, progress)
+			if err != nil {
+				return nil, err
+			}
+			r.Probes = append(r.Probes, p)
+			if interrupted {
+				r.interrupted()
+				r.verdicts()
+				return r.finish(start), nil
+			}
+		}
+	}
+	r.verdicts()
+	return r.finish(start), nil
+}
+
+func (r *Report) interrupted() {
+	r.Complete = false
+	r.Incomplete = "interrupted: the sections hold the rounds completed before the interruption"
+}
+
+func (r *Report) finish(start time.Time) *Report {
+	r.Seconds = math.Round(time.Since(start).Seconds()*10) / 10
+	return r
+}
+
+// nativeLine is the line size the probe measures at without emulation:
+// the smallest coherency line the host reports.
+func nativeLine(info *host.Info) int64 {
+	if ls := info.LineSizes(); len(ls) > 0 {
+		return ls[0]
+	}
+	return 64
+}
+
+// otherLine is the line size to emulate: 128 on a 64-byte host, 64 on a
+// larger one.
+func otherLine(native int64) int64 {
+	if native == 64 {
+		return 128
+	}
+	return 64
+}
+
+// static fills the layouts, checks and diffs.
+func (r *Report) static(sc Scenario, lines []int64) error {
+	var layouts []*layout.Struct
+	paths := map[*layout.Struct][]*access.Path{}
+	for _, o := range sc.Objects {
+		layouts = append(layouts, o.Layout)
+		paths[o.Layout] = o.Paths
+	}
+	r.Layouts = render.NewJSONDocument(layouts, paths, render.Options{Lines: lines})
+	a, err := sharing.Analyze(sc.Objects, lines)
+	if err != nil {
+		return err
+	}
+	r.Checks = render.NewCheckDocument(a)
+	for _, pair := range sc.Diffs {
+		var sides [2]*sharing.ObjectAnalysis
+		for i, o := range pair {
+			a, err := sharing.Analyze([]*sharing.Object{o}, lines)
+			if err != nil {
+				return err
+			}
+			sides[i] = &a.Objects[0]
+		}
+		d, err := diff.Compare(sides[0], sides[1], lines)
+		if err != nil {
+			return err
+		}
+		r.Diffs = append(r.Diffs, render.NewDiffDocument(d))
+	}
+	return nil
+}
+
+func newSweep(sw *probe.SweepResult) *Sweep {
+	s := &Sweep{Rounds: sw.Rounds, Far: SweepPoint{Distance: sw.Far.Distance, Writer: newStat(sw.Far.Writer), Reader: newStat(sw.Far.Reader)}}
+	for _, p := range sw.Points {
+		s.Points = append(s.Points, SweepPoint{Distance: p.Distance, Writer: newStat(p.Writer), Reader: newStat(p.Reader)})
+	}
+	s.Distance = sw.Interference().Distance
+	return s
+}
+
+// runProbe runs one experiment natively or emulated.
+func (r *Report) runProbe(ctx context.Context, spec ProbeSpec, emulated bool, plan *plan, cpus []int, progress func(string) func(string)) (*Probe, bool, error) {
+	native := r.Host.Line
+	p := &Probe{Title: spec.Title, Mode: "native", Line: native, HostLine: native, Stress: spec.Stress, Cases: []ProbeCase{}, Comparisons: []Comparison{}, Predicted: []PredictedRow{}}
+	o := probe.Options{Line: native, Phase: -1, Duration: plan.probe, Count: plan.count, CPUs: cpus, Stress: spec.Stress,
+		Paths: spec.Paths, Writers: spec.Writers, HostLine: native}
+	if emulated {
+		target := otherLine(native)
+		p.Mode, p.Line = "emulated", target
+		o.Line, o.Emulate, o.Spacing = target, target, 2*native
+	}
+	for _, v := range spec.Variants {
+		p.Variants = append(p.Variants, v.Name)
+	}
+	p.Predicted = predict(spec.Variants, o)
+	res, err := probe.Run(ctx, spec.Variants, withProgress(o, progress(spec.Title+", "+p.Mode)))
+	if err != nil {
+		// A probe that cannot run here (too few CPUs, a line that does
+		// not fit the emulation) is a fact of this host, not a failure
+		// of the report.
+		p.Skipped = err.Error()
+		return p, false, nil
+	}
+	p.Rounds, p.Seconds = res.Rounds, o.Duration.Seconds()
+	for _, c := range res.Cases {
+		p.Cases = append(p.Cases, ProbeCase{Variant: c.Variant, Path: c.Path.Name, Writers: !c.Alone, CPUs: c.CPUs, Stat: newStat(c.Samples)})
+	}
+	p.Comparisons = comparisons(res)
+	return p, res.Interrupted, nil
+}
+
+func withProgress(o probe.Options, f func(string)) probe.Options {
+	o.Progress = f
+	return o
+}
+
+// comparisons compares, per path, each variant beside its writers against
+// alone, and every later variant against the first.
+func comparisons(res *probe.Result) []Comparison {
+	var out []Comparison
+	var variants []string
+	for _, c := range res.Cases {
+		if !slices.Contains(variants, c.Variant) {
+			variants = append(variants, c.Variant)
+		}
+	}
+	find := func(v, path string, alone bool) *probe.Case {
+		for _, c := range res.Cases {
+			if c.Variant == v && c.Path.Name == path && c.Alone == alone {
+				return c
+			}
+		}
+		return nil
+	}
+	compare := func(path, oldName, newName string, old, new []float64) {
+		c := stats.Compare(old, new)
+		out = append(out, Comparison{Path: path, Old: oldName, New: newName, Delta: c.Delta, P: c.P, Significant: c.Significant(), Text: c.DeltaString()})
+	}
+	var paths []string
+	for _, c := range res.Cases {
+		if !slices.Contains(paths, c.Path.Name) {
+			paths = append(paths, c.Path.Name)
+		}
+	}
+	for _, path := range paths {
+		for _, v := range variants {
+			if with, alone := find(v, path, false), find(v, path, true); with != nil && alone != nil {
+				compare(path, v+" alone", v, alone.Samples, with.Samples)
+			}
+		}
+		for _, v := range variants[1:] {
+			if a, b := find(variants[0], path, false), find(v, path, false); a != nil && b != nil {
+				compare(path, variants[0], v, a.Samples, b.Samples)
+			}
+		}
+	}
+	return out
+}
+
+// predict runs the sharing analysis of every variant at the probe's line
+// size and first phase.
+func predict(variants []probe.Variant, o probe.Options) []PredictedRow {
+	var out []PredictedRow
+	for _, v := range variants {
+		a, err := sharing.Analyze(v.Objects, []int64{o.Line})
+		if err != nil {
+			continue
+		}
+		rows := map[string]*PredictedRow{}
+		var order []string
+		for _, oa := range a.Objects {
+			if len(oa.Cases) == 0 {
+				continue
+			}
+			c := &oa.Cases[0]
+			for _, f := range c.Paths {
+				row := rows[f.Path.Name]
+				if row == nil {
+					row = &PredictedRow{Variant: v.Name, Path: f.Path.Name, Shared: []string{}}
+					rows[f.Path.Name] = row
+					order = append(order, f.Path.Name)
+				}
+				row.Lines += len(f.Lines)
+				for _, ls := range c.Lines {
+					for _, pair := range ls.Pairs {
+						if pair.Other == f.Path.Name && pair.Writer != f.Path.Name {
+							kind := "false"
+							if pair.True {
+								kind = "true"
+							}
+							row.Shared = append(row.Shared, fmt.Sprintf("%s line %d with %s (%s)", oa.Object.Layout.Name, ls.Index, pair.Writer, kind))
+						}
+					}
+				}
+			}
+		}
+		for _, name := range order {
+			out = append(out, *rows[name])
+		}
+	}
+	return out
+}
+
+// verdicts pairs every diff's static verdict per line size with the
+// measured comparison of the same two variants, native or emulated at
+// that line size.
+func (r *Report) verdicts() {
+	for _, d := range r.Diffs {
+		for _, line := range r.Lines {
+			v := Verdict{Old: d.Old, New: d.New, Line: line, Static: "same", Measured: []Comparison{}}
+			for _, row := range d.Rows {
+				if row.Line != line {
+					continue
+				}
+				switch row.Verdict {
+				case "worse", "mixed":
+					v.Static = "worse"
+				case "better":
+					if v.Static == "same" {
+						v.Static = "better"
+					}
+				}
+			}
+			for _, p := range r.Probes {
+				if p.Line != line {
+					continue
+				}
+				for _, c := range p.Comparisons {
+					if c.Old == d.Old && c.New == d.New {
+						c.Probe = p.Title + ", " + p.Mode
+						v.Measured = append(v.Measured, c)
+					}
+				}
+			}
+			r.Verdicts = append(r.Verdicts, v)
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package report
+
+import (
+	"github.com/mglayout/mglayout/layout/sharing"
+	"github.com/mglayout/mglayout/probe"
+	"github.com/mglayout/mglayout/structs"
+)
+
+// KernelScenario is the built-in scenario: the timekeeper core as of v6.1,
+// with the 2023 padding, and after the v6.13 reorder with the multigrain
+// floor. The probes measure the realtime readers against the tick (at its
+// rate, and unthrottled to show how sensitive each layout is), and the
+// floor's coarse reader against the floor's cmpxchg writer.
+// phases gives each object its reachable phases.
+func KernelScenario(phases func(*sharing.Object)) (Scenario, error) {
+	obj := func(name string) (*sharing.Object, error) {
+		s, err := structs.Lookup(name, "amd64")
+		if err != nil {
+			return nil, err
+		}
+		paths, err := structs.Paths(name, "amd64")
+		if err != nil {
+			return nil, err
+		}
+		o := &sharing.Object{Layout: s, Paths: paths}
+		if phases != nil {
+			phases(o)
+		}
+		return o, nil
+	}
+	var sc Scenario
+	byName := map[string]*sharing.Object{}
+	for _, name := range []string{"tk_core@v6.1", "tk_core@v6.1+guohui", "tk_data@v6.13", "mg_floor@v6.13"} {
+		o, err := obj(name)
+		if err != nil {
+			return sc, err
+		}
+		byName[name] = o
+		sc.Objects = append(sc.Objects, o)
+	}
+	v61, guohui, v613, floor := byName["tk_core@v6.1"], byName["tk_core@v6.1+guohui"], byName["tk_data@v6.13"], byName["mg_floor@v6.13"]
+	sc.Diffs = [][2]*sharing.Object{{v61, guohui}, {v61, v613}}
+	padding := []probe.Variant{{Name: "tk_core@v6.1", Objects: []*sharing.Object{v61}}, {Name: "tk_core@v6.1+guohui", Objects: []*sharing.Object{guohui}}}
+	readers := []string{"ktime_get_coarse_real_ts64", "ktime_get_real_ts64"}
+	sc.Probes = []ProbeSpec{
+		{Title: "the 2023 padding, tick at its rate", Variants: padding, Paths: readers, Writers: []string{"tick"}},
+		{Title: "the 2023 padding, tick unthrottled", Variants: padding, Paths: readers, Writers: []string{"tick"}, Stress: true},
+		{Title: "the multigrain floor", Variants: []probe.Variant{{Name: "tk_data@v6.13,mg_floor@v6.13", Objects: []*sharing.Object{v613, floor}}},
+			Paths: []string{"ktime_get_coarse_real_ts64_mg"}, Writers: []string{"ktime_get_real_ts64_mg"}},
+	}
+	return sc, nil
+}

@@ -1,0 +1,168 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/mglayout/mglayout/probe/host"
+	"github.com/mglayout/mglayout/probe/stats"
+)
+
+// width is the width of the text report: it goes into mails to mailing
+// lists.
+const width = 80
+
+// Text writes the report as plain text of at most 80 columns.
+func Text(w io.Writer, r *Report) error {
+	var b strings.Builder
+	title := fmt.Sprintf("mglayout report, %s", r.Started.Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(&b, "%s\n%s\n\n", title, strings.Repeat("=", len(title)))
+	if !r.Complete {
+		para(&b, "INCOMPLETE: "+r.Incomplete)
+		b.WriteString("\n")
+	}
+	r.hostText(&b)
+
+	b.WriteString("\nVerdicts\n--------\n")
+	for _, v := range r.Verdicts {
+		para(&b, fmt.Sprintf("%s -> %s at %d B: static %s.", v.Old, v.New, v.Line, strings.ToUpper(v.Static)))
+		for _, m := range v.Measured {
+			para(&b, fmt.Sprintf("  measured (%s) for %s: %s (p=%.3f).", m.Probe, m.Path, m.Text, m.P))
+		}
+		if len(v.Measured) == 0 {
+			para(&b, "  not measured at this line size.")
+		}
+	}
+
+	b.WriteString("\nLayouts\n-------\n")
+	for _, s := range r.Layouts.Structs {
+		var lines []string
+		for _, l := range r.Lines {
+			lines = append(lines, fmt.Sprintf("%d at %d B", s.Lines[fmt.Sprint(l)], l))
+		}
+		para(&b, fmt.Sprintf("%s: %d bytes, aligned to %d, %s; %d holes, %d bytes of tail padding.",
+			s.Name, s.Size, s.Align, strings.Join(lines, ", "), len(s.Holes), s.TailPadding))
+	}
+
+	b.WriteString("\nChecks\n------\n")
+	for _, c := range r.Checks.Objects {
+		state := "no false sharing at any line size or phase"
+		if c.FalseSharing {
+			state = "FALSE SHARING at some line size or phase"
+		}
+		para(&b, fmt.Sprintf("%s: %s.", c.Name, state))
+	}
+
+	if r.Sweep != nil {
+		b.WriteString("\nInterference sweep\n------------------\n")
+		fmt.Fprintf(&b, "%-9s %-17s %-17s\n", "distance", "writer ops/s", "reader ops/s")
+		for _, p := range append(r.Sweep.Points, r.Sweep.Far) {
+			fmt.Fprintf(&b, "%-9d %-17s %-17s\n", p.Distance, statText(p.Writer), statText(p.Reader))
+		}
+		switch d := r.Sweep.Distance; {
+		case d < 0:
+			para(&b, "The writer is slower at every distance measured.")
+		case d == 0:
+			para(&b, "The writer is never significantly slower than at the far control.")
+		default:
+			para(&b, fmt.Sprintf("Destructive-interference distance: %d bytes (%d rounds).", d, r.Sweep.Rounds))
+		}
+	}
+
+	for _, p := range r.Probes {
+		head := fmt.Sprintf("Probe: %s, %s %d-byte lines", p.Title, p.Mode, p.Line)
+		fmt.Fprintf(&b, "\n%s\n%s\n", head, strings.Repeat("-", min(len(head), width)))
+		if p.Mode == "emulated" {
+			para(&b, fmt.Sprintf("Emulated on this host's %d-byte lines: each target line's accessed words packed into a host line of its own.", p.HostLine))
+		}
+		if p.Skipped != "" {
+			para(&b, "Not run: "+p.Skipped)
+			continue
+		}
+		para(&b, fmt.Sprintf("%d rounds of %.0f ms, interleaved.", p.Rounds, 1000*p.Seconds))
+		for _, c := range p.Cases {
+			with := "beside writers"
+			if !c.Writers {
+				with = "alone"
+			}
+			fmt.Fprintf(&b, "  %-30s %-16s %s\n", trunc(c.Variant, 30), trunc(c.Path+" "+with, 16), statText(c.Stat))
+		}
+		for _, c := range p.Comparisons {
+			para(&b, fmt.Sprintf("  %s: %s vs %s: %s (p=%.3f)", c.Path, c.New, c.Old, c.Text, c.P))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (r *Report) hostText(b *strings.Builder) {
+	info := r.Host.Info
+	para(b, fmt.Sprintf("Host: %s (%s/%s), kernel %s, CPUs %s.", info.CPUID.Brand, info.GOOS, info.GOARCH,
+		orDash(r.Host.Kernel), host.FormatCPUList(info.Affinity)))
+	var caches []string
+	for _, c := range info.Caches {
+		caches = append(caches, fmt.Sprintf("L%d %s %d B (%s)", c.Level, strings.ToLower(c.Type), c.Line.Bytes, c.Line.Source))
+	}
+	para(b, "Line sizes: "+strings.Join(caches, ", ")+".")
+	para(b, fmt.Sprintf("Budget %.0f s, used %.1f s.", r.Budget, r.Seconds))
+}
+
+func statText(s Stat) string {
+	if s.N == 0 {
+		return "-"
+	}
+	text := si(s.Median)
+	if s.N >= stats.MinForCI && s.Median != 0 {
+		text += fmt.Sprintf(" ± %.0f%%", 100*math.Max(s.Hi/s.Median-1, 1-s.Lo/s.Median))
+	}
+	return text
+}
+
+func si(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 1e9:
+		return fmt.Sprintf("%.3gG", v/1e9)
+	case a >= 1e6:
+		return fmt.Sprintf("%.3gM", v/1e6)
+	case a >= 1e3:
+		return fmt.Sprintf("%.3gk", v/1e3)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+// para writes text wrapped at the report's width.
+func para(b *strings.Builder, text string) {
+	indent := ""
+	for strings.HasPrefix(text, " ") {
+		indent += " "
+		text = text[1:]
+	}
+	line := indent
+	for _, word := range strings.Fields(text) {
+		if len(line) > len(indent) && len(line)+1+len(word) > width {
+			b.WriteString(line + "\n")
+			line = indent + "  "
+		}
+		if len(line) > len(indent) && !strings.HasSuffix(line, " ") {
+			line += " "
+		}
+		line += word
+	}
+	b.WriteString(line + "\n")
+}
+
+func trunc(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-1] + "…"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
