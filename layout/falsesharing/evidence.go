@@ -157,18 +157,18 @@ func storingAtomicFunc(info *types.Info, fun ast.Expr) bool {
 
 // writersOf returns the functions that write a member or any member
 // inside it (an aggregate, or an array's elements).
-func (ev *evidence) writersOf(tn *types.TypeName, member string) map[ast.Node]bool {
+func (ev *evidence) writersOf(tn types.Object, member string) map[ast.Node]bool {
 	return ev.collect(ev.writers, tn, member)
 }
 
-func (ev *evidence) readersOf(tn *types.TypeName, member string) map[ast.Node]bool {
+func (ev *evidence) readersOf(tn types.Object, member string) map[ast.Node]bool {
 	return ev.collect(ev.readers, tn, member)
 }
 
-func (ev *evidence) collect(m map[memberKey]map[ast.Node]bool, tn *types.TypeName, member string) map[ast.Node]bool {
+func (ev *evidence) collect(m map[memberKey]map[ast.Node]bool, tn types.Object, member string) map[ast.Node]bool {
 	out := map[ast.Node]bool{}
 	for k, units := range m {
-		if k.tn != tn || !within(k.member, member) {
+		if types.Object(k.tn) != tn || !within(k.member, member) {
 			continue
 		}
 		for u := range units {

@@ -25,11 +25,14 @@ type finding struct {
 	key  string
 	a, b string // the members that meet; for FS1 the array, twice
 	why  string // the evidence
-	tn   *types.TypeName
+	tn   types.Object // the type, or the variable of a package-level array
 	// where: per GOARCH and line size, the phases at which the members
 	// share a line, all phases, and why the object starts there.
 	where   map[archLine]*phases
 	layouts map[string]*layout.Struct // per GOARCH
+	// pos, when set, is where to report instead of the member: the field
+	// of a slice or the variable of an array the object stands for.
+	pos token.Pos
 }
 
 type archLine struct {
@@ -42,7 +45,7 @@ type phases struct {
 	reason   string
 }
 
-func (c *checker) add(tn *types.TypeName, s *layout.Struct, arch string, cs *sharing.Case, oa *sharing.ObjectAnalysis, f finding) {
+func (c *checker) add(tn types.Object, s *layout.Struct, arch string, cs *sharing.Case, oa *sharing.ObjectAnalysis, f finding) {
 	key := tn.Name() + "|" + f.rule.ID + "|" + f.key
 	g := c.found[key]
 	if g == nil {
@@ -121,7 +124,7 @@ type lineCase struct {
 func (c *checker) allCases(f *finding) []lineCase {
 	var out []lineCase
 	for _, arch := range c.cfg.archs {
-		lines := append(slices.Clone(c.cfg.lines), lineSize[arch])
+		lines := append(slices.Clone(c.cfg.lines), lineSize(arch))
 		for _, l := range lines {
 			var hit []int64
 			if p := f.where[archLine{arch, l}]; p != nil {
@@ -215,11 +218,17 @@ func (c *checker) reportFinding(f *finding) {
 	line, arch := f.maxLine()
 	s := f.layouts[arch]
 	d := analysis.Diagnostic{Category: f.rule.ID, URL: f.rule.URL()}
+	at := func(member string) token.Pos {
+		if f.pos.IsValid() {
+			return f.pos
+		}
+		return c.memberPos(f.tn, member)
+	}
 	switch f.rule {
 	case ShardStride:
 		arr := s.Field(f.a)
 		elem := arr.Size / max(arr.Len, 1)
-		d.Pos = c.memberPos(f.tn, f.a)
+		d.Pos = at(f.a)
 		if padded := elementPadded(arr); padded && c.cleanBelow(f, line) {
 			// The elements are padded, for a smaller line.
 			d.Category, d.URL = ShortPadding.ID, ShortPadding.URL()
@@ -238,12 +247,12 @@ func (c *checker) reportFinding(f *finding) {
 		}
 		d.SuggestedFixes = c.padElementFix(f, arr, elem, line)
 	case Neighbour:
-		d.Pos = c.memberPos(f.tn, f.b)
+		d.Pos = at(f.b)
 		d.Message = fmt.Sprintf("%s shares a line with %s (%s), and %s: false sharing; put them on separate lines",
 			f.b, f.a, f.whereText(), f.why)
 		d.SuggestedFixes = c.insertPadFix(f, s, line)
 	case PhasePadding:
-		d.Pos = c.memberPos(f.tn, f.b)
+		d.Pos = at(f.b)
 		var starts []string
 		for al, p := range f.where {
 			if al.arch == arch && al.line == line {
@@ -254,7 +263,7 @@ func (c *checker) reportFinding(f *finding) {
 			f.a, f.b, f.tn.Name(), strings.Join(starts, ""), line, f.whereText())
 		d.SuggestedFixes = c.growPadFix(f, s, line)
 	case ShortPadding:
-		d.Pos = c.memberPos(f.tn, f.b)
+		d.Pos = at(f.b)
 		d.Message = fmt.Sprintf("the padding between %s and %s is too short for %s: they share a line there; pad for %d bytes or use golang.org/x/sys/cpu.CacheLinePad",
 			f.a, f.b, f.whereText(), line)
 		d.SuggestedFixes = c.growPadFix(f, s, line)
@@ -286,7 +295,7 @@ func (c *checker) cleanBelow(f *finding, line int64) bool {
 }
 
 // memberPos returns the position of a member's declaration.
-func (c *checker) memberPos(tn *types.TypeName, member string) token.Pos {
+func (c *checker) memberPos(tn types.Object, member string) token.Pos {
 	if v := gosrc.MemberVars(tn.Type())[member]; v != nil {
 		return v.Pos()
 	}
@@ -294,7 +303,7 @@ func (c *checker) memberPos(tn *types.TypeName, member string) token.Pos {
 }
 
 // fieldOf finds the syntax of a member's declaration.
-func (c *checker) fieldOf(tn *types.TypeName, member string) *ast.Field {
+func (c *checker) fieldOf(tn types.Object, member string) *ast.Field {
 	pos := c.memberPos(tn, member)
 	var found *ast.Field
 	for _, file := range c.pass.Files {
@@ -325,9 +334,38 @@ func (c *checker) insertPadFix(f *finding, s *layout.Struct, line int64) []analy
 		return nil
 	}
 	prevEnd := precedingEnd(s, fb)
-	n := roundUp(fa.End()+line-1, max(fb.Align, 1)) - prevEnd
+	n := roundUp(separated(fa, line, f.granule()), max(fb.Align, 1)) - prevEnd
 	text := fmt.Sprintf("_ [%d]byte // keeps %s and %s on separate %d-byte lines\n", n, f.a, f.b, line)
 	return c.insertBefore(field, text, fmt.Sprintf("Insert %d bytes of padding before %s", n, f.b))
+}
+
+// separated is the smallest offset at which a member after fa shares no
+// line of the given size with it, at any phase that is a multiple of g:
+// fa's last byte sits at least (fa.End()-1) mod g into its line, so the
+// next member must start a line's length past that.
+func separated(fa *layout.Field, line, g int64) int64 {
+	last := fa.End() - 1
+	return last - last%g + line
+}
+
+// granule is the step between the phases at which the finding's object
+// can start: the greatest common divisor of its phases and the line.
+func (f *finding) granule() int64 {
+	g := int64(0)
+	for al, p := range f.where {
+		g = gcd(g, al.line)
+		for _, ph := range p.all {
+			g = gcd(g, ph)
+		}
+	}
+	return max(g, 1)
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // growPadFix lengthens the padding between the two members to what the
@@ -338,7 +376,7 @@ func (c *checker) growPadFix(f *finding, s *layout.Struct, line int64) []analysi
 	if fa == nil || fb == nil || pad == nil || pad.Kind != layout.KindArray || pad.Size != pad.Len {
 		return nil // only [N]byte padding can be grown in place
 	}
-	deficit := fa.End() + line - 1 - fb.Offset
+	deficit := separated(fa, line, f.granule()) - fb.Offset
 	if deficit <= 0 {
 		return nil
 	}
@@ -355,7 +393,7 @@ func (c *checker) growPadFix(f *finding, s *layout.Struct, line int64) []analysi
 
 // padArrayType finds the array type of a padding member of the outermost
 // struct, by its offset among the blank fields.
-func (c *checker) padArrayType(tn *types.TypeName, s *layout.Struct, pad *layout.Field) *ast.ArrayType {
+func (c *checker) padArrayType(tn types.Object, s *layout.Struct, pad *layout.Field) *ast.ArrayType {
 	st := c.structOf(tn)
 	if st == nil {
 		return nil
@@ -376,7 +414,7 @@ func (c *checker) padArrayType(tn *types.TypeName, s *layout.Struct, pad *layout
 }
 
 // structOf returns the struct type expression declaring tn.
-func (c *checker) structOf(tn *types.TypeName) *ast.StructType {
+func (c *checker) structOf(tn types.Object) *ast.StructType {
 	for _, file := range c.pass.Files {
 		for _, decl := range file.Decls {
 			gen, ok := decl.(*ast.GenDecl)
@@ -422,11 +460,19 @@ func (c *checker) padElementFix(f *finding, arr *layout.Field, elem, line int64)
 		return nil
 	}
 	n := roundUp(elem, line) - elem
+	message := fmt.Sprintf("Pad each element of %s to %d bytes", arr.Path, roundUp(elem, line))
+	// An element that ends in byte padding gets it lengthened.
+	if fields := st.Fields.List; len(fields) > 0 {
+		last := fields[len(fields)-1]
+		if at, ok := last.Type.(*ast.ArrayType); ok && paddingName(last) {
+			if old, ok := intLit(at.Len); ok && at.Elt.(*ast.Ident).Name == "byte" {
+				return []analysis.SuggestedFix{{Message: message,
+					TextEdits: []analysis.TextEdit{{Pos: at.Len.Pos(), End: at.Len.End(), NewText: []byte(strconv.FormatInt(old+n, 10))}}}}
+			}
+		}
+	}
 	text := fmt.Sprintf("_ [%d]byte // one %d-byte line per element\n", n, line)
-	return []analysis.SuggestedFix{{
-		Message:   fmt.Sprintf("Pad each element of %s to %d bytes", arr.Path, roundUp(elem, line)),
-		TextEdits: []analysis.TextEdit{c.lineEdit(st.Fields.Closing, text, st.Fields.Opening)},
-	}}
+	return []analysis.SuggestedFix{{Message: message, TextEdits: []analysis.TextEdit{c.lineEdit(st.Fields.Closing, text, st.Fields.Opening)}}}
 }
 
 // insertBefore inserts a line of source before a field, indented like it.

@@ -1,10 +1,16 @@
 package falsesharing
 
-// lineSize is the coherence granule the Go ecosystem pads for on each
-// GOARCH: the cacheLineSize constants of golang.org/x/sys/cpu (cpu_*.go),
-// which size cpu.CacheLinePad. wasm has none and gets 64.
-var lineSize = map[string]int64{
-	"386": 64, "amd64": 64, "arm": 32, "arm64": 128,
-	"loong64": 64, "mips": 32, "mipsle": 32, "mips64": 32, "mips64le": 32,
-	"ppc64": 128, "ppc64le": 128, "riscv64": 64, "s390x": 256, "wasm": 64,
+import "github.com/mglayout/mglayout/layout/gosrc"
+
+// lineSize is the coherence granule the Go ecosystem pads for on a GOARCH
+// (x/sys/cpu.CacheLinePad's size), which the analyzer checks at.
+func lineSize(arch string) int64 {
+	n, _ := gosrc.LinePadSize(arch)
+	return n
+}
+
+// knownArch reports whether the analyzer knows a GOARCH's line size.
+func knownArch(arch string) bool {
+	_, ok := gosrc.LinePadSize(arch)
+	return ok
 }

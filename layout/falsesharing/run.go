@@ -3,6 +3,7 @@ package falsesharing
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"os"
 	"runtime"
@@ -30,8 +31,8 @@ func parseConfig() (config, error) {
 	var c config
 	for _, a := range strings.Split(archFlag, ",") {
 		if a = strings.TrimSpace(a); a != "" {
-			if _, ok := lineSize[a]; !ok {
-				return c, fmt.Errorf("-falsesharing.arch: unknown GOARCH %q (known: %s)", a, strings.Join(slices.Sorted(mapKeys(lineSize)), ", "))
+			if !knownArch(a) {
+				return c, fmt.Errorf("-falsesharing.arch: unknown GOARCH %q (want one the gc toolchain supports, e.g. amd64,arm64)", a)
 			}
 			c.archs = append(c.archs, a)
 		}
@@ -58,16 +59,6 @@ func buildArch() string {
 	return runtime.GOARCH
 }
 
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 func run(pass *analysis.Pass) (any, error) {
 	cfg, err := parseConfig()
 	if err != nil {
@@ -82,7 +73,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	c := &checker{pass: pass, cfg: cfg, dirs: dirs, ev: collectEvidence(pass.TypesInfo, in),
-		atomics: gosrc.AtomicUses(pass.Files, pass.TypesInfo), found: map[string]*finding{}}
+		atomics: gosrc.AtomicUses(pass.Files, pass.TypesInfo), found: map[string]*finding{}, reported: map[string]bool{}}
 
 	scope := pass.Pkg.Scope()
 	for _, name := range scope.Names() {
@@ -107,6 +98,11 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	for _, arch := range cfg.archs {
+		if err := c.checkTables(arch); err != nil {
+			return nil, err
+		}
+	}
 	c.checkComputedPadding()
 	c.report()
 	return nil, nil
@@ -121,8 +117,9 @@ type checker struct {
 	atomics map[*types.TypeName][]string
 	// found collects findings across GOARCHes and line sizes, so that one
 	// problem is reported once with every place it shows.
-	found map[string]*finding
-	order []string
+	found    map[string]*finding
+	order    []string
+	reported map[string]bool
 }
 
 // exportFact records the hot members of an exported struct type for
@@ -131,7 +128,7 @@ func (c *checker) exportFact(tn *types.TypeName, named *types.Named) {
 	if !tn.Exported() {
 		return
 	}
-	members := slices.Clone(c.atomics[tn])
+	members := append(slices.Clone(c.atomics[tn]), c.memberFacts(named)...)
 	for path, v := range gosrc.MemberVars(named) {
 		if d := c.dirs.Field(v); d != nil && d.Hot {
 			members = append(members, path)
@@ -143,128 +140,356 @@ func (c *checker) exportFact(tn *types.TypeName, named *types.Named) {
 	}
 }
 
-// elementFacts turns the hot members that facts record for the imported
-// element types of a type's arrays into member paths of the type:
-// shards[].n for shards [8]pkg.Shard whose fact says n.
-func (c *checker) elementFacts(named *types.Named) []string {
+// memberFacts turns the hot members that facts record for imported types
+// the type holds, directly, as array elements or deeper, into member
+// paths of the type: c.n for c pkg.Counter whose fact says n, cs[].c.n
+// for cs [8]struct{ c pkg.Counter }.
+func (c *checker) memberFacts(typ types.Type) []string {
 	var out []string
-	for path, v := range gosrc.MemberVars(named) {
-		a, ok := v.Type().Underlying().(*types.Array)
-		if !ok {
-			continue
+	for path, v := range gosrc.MemberVars(typ) {
+		t, suffix := v.Type(), ""
+		if a, ok := t.Underlying().(*types.Array); ok {
+			t, suffix = a.Elem(), "[]"
 		}
-		en, ok := types.Unalias(a.Elem()).(*types.Named)
-		if !ok || en.Obj().Pkg() == c.pass.Pkg {
+		n, ok := types.Unalias(t).(*types.Named)
+		if !ok || n.Obj().Pkg() == c.pass.Pkg {
 			continue
 		}
 		var fact hotFact
-		if c.pass.ImportObjectFact(en.Obj(), &fact) {
+		if c.pass.ImportObjectFact(n.Obj(), &fact) {
 			for _, m := range fact.Members {
-				out = append(out, path+"[]."+m)
+				out = append(out, path+suffix+"."+m)
 			}
 		}
 	}
 	return out
 }
 
-func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string) error {
-	b, err := gosrc.NewBuilder(arch, layout.SourceGo, c.dirs)
-	if err != nil {
-		return err
+// elementUses returns the members of an element type that are used
+// through sync/atomic or that facts mark hot, as paths under prefix.
+func (c *checker) elementUses(elem types.Type, prefix string) []string {
+	var out []string
+	if n, ok := types.Unalias(elem).(*types.Named); ok {
+		for _, m := range c.atomics[n.Obj()] {
+			out = append(out, prefix+"."+m)
+		}
+		if n.Obj().Pkg() != c.pass.Pkg {
+			var fact hotFact
+			if c.pass.ImportObjectFact(n.Obj(), &fact) {
+				for _, m := range fact.Members {
+					out = append(out, prefix+"."+m)
+				}
+			}
+		}
 	}
+	for _, m := range c.memberFacts(types.NewStruct([]*types.Var{types.NewField(token.NoPos, c.pass.Pkg, "e", elem, false)}, nil)) {
+		out = append(out, prefix+strings.TrimPrefix(m, "e"))
+	}
+	return out
+}
+
+// shardElements is how many elements stand for a slice's backing array:
+// enough for the neighbours of one element at any line size up to 4096
+// bytes, when elements are 64 bytes or more, and never so many that the
+// analysis grows large.
+const shardElements = 16
+
+// checkTables checks the tables whose elements live outside any struct
+// type: the backing arrays of slice members, and package-level arrays and
+// slices. Each is checked as a struct holding the array, placed where the
+// allocator or the linker puts it.
+func (c *checker) checkTables(arch string) error {
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		switch obj := obj.(type) {
+		case *types.Var:
+			if err := c.checkTable(obj, obj, obj.Type(), arch); err != nil {
+				return err
+			}
+		case *types.TypeName:
+			st, ok := obj.Type().Underlying().(*types.Struct)
+			if !ok || obj.IsAlias() {
+				continue
+			}
+			if d := c.dirs.Type(obj); d != nil && d.Ignore != "" {
+				continue
+			}
+			for i := range st.NumFields() {
+				f := st.Field(i)
+				if _, ok := f.Type().Underlying().(*types.Slice); ok {
+					if d := c.dirs.Field(f); d != nil && (d.Ignore != "" || d.Cold) {
+						continue
+					}
+					if err := c.checkTable(obj, f, f.Type(), arch); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkTable checks one slice or package-level array v of type t.
+func (c *checker) checkTable(owner types.Object, v *types.Var, t types.Type, arch string) error {
+	var arr *types.Array
+	place := func(s *layout.Struct, line int64) ([]int64, string) {
+		return s.Phases(line), "a slice's backing array, at any multiple of its elements' alignment"
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		arr = types.NewArray(u.Elem(), shardElements)
+	case *types.Array:
+		if _, isVar := owner.(*types.Var); !isVar {
+			return nil // arrays inside struct types are checked with the type
+		}
+		arr = u
+		place = func(s *layout.Struct, line int64) ([]int64, string) {
+			p, err := placement.Phases(s, line, placement.Global)
+			if err != nil {
+				return s.Phases(line), err.Error()
+			}
+			return p.Phases, p.Reason
+		}
+	default:
+		return nil
+	}
+	if _, ok := arr.Elem().Underlying().(*types.Struct); !ok && !concurrentElem(arr.Elem()) {
+		return nil
+	}
+	holder := types.NewStruct([]*types.Var{types.NewField(v.Pos(), c.pass.Pkg, v.Name(), arr, false)}, nil)
+	return c.checkObject(object{tn: owner, typ: holder, name: v.Name(), uses: c.elementUses(arr.Elem(), v.Name()+"[]"),
+		placement: place, pos: v.Pos()}, arch)
+}
+
+// concurrentElem reports whether array elements of type t are themselves
+// accessed concurrently (atomics, mutexes).
+func concurrentElem(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	path := n.Obj().Pkg().Path()
+	return path == "sync/atomic" || path == "sync" && (n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex")
+}
+
+func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string) error {
 	d := c.dirs.Type(tn)
 	var align int64
 	if d != nil {
 		align = d.Align
 	}
-	s, err := b.Build(tn.Name(), named, align, "")
+	// A Go mirror of a C struct (//mglayout:model) names members as C
+	// does, anonymous unions included.
+	cnames := d != nil && d.Model != ""
+	declared := d != nil && len(d.Paths) > 0
+	uses := append(slices.Clone(c.atomics[tn]), c.memberFacts(named)...)
+	return c.checkObject(object{tn: tn, typ: named, name: tn.Name(), align: align, cnames: cnames, declared: declared, uses: uses, placement: heapOrGlobal}, arch)
+}
+
+// object is what the analyzer lays out and checks: a struct type, or a
+// synthetic struct standing for a slice's backing array or a package-level
+// array.
+type object struct {
+	tn        types.Object // the type, or the variable of a package-level array
+	typ       types.Type      // a struct type
+	name      string
+	align     int64 // declared alignment, 0 if none
+	cnames    bool
+	declared  bool     // the paths come from //mglayout:path
+	uses      []string // members used through sync/atomic, and facts
+	placement func(*layout.Struct, int64) ([]int64, string)
+	// pos, when set, is where findings about the object's members are
+	// reported: the slice field or the variable.
+	pos token.Pos
+}
+
+func (c *checker) checkObject(o object, arch string) error {
+	b, err := gosrc.NewBuilder(arch, layout.SourceGo, c.dirs)
 	if err != nil {
 		return err
 	}
-	declared := d != nil && len(d.Paths) > 0
+	b.CNames = o.cnames
+	s, err := b.Build(o.name, o.typ, o.align, "")
+	if err != nil {
+		return err
+	}
 	var paths []*access.Path
-	if declared {
-		paths = d.Paths
+	if o.declared {
+		paths = c.dirs.Type(o.tn).Paths
 	} else {
-		uses := append(slices.Clone(c.atomics[tn]), c.elementFacts(named)...)
-		paths = gosrc.InferPaths(s, named, c.dirs, uses)
+		paths = gosrc.InferPaths(s, o.typ, c.dirs, o.uses)
 	}
 	if len(paths) == 0 {
 		return nil
 	}
 	lines := slices.Clone(c.cfg.lines)
-	lines = append(lines, lineSize[arch])
+	lines = append(lines, lineSize(arch))
 	slices.Sort(lines)
 	lines = slices.Compact(lines)
 
 	phases := func(line int64) ([]int64, string) {
-		if align > 0 {
+		if o.align > 0 {
 			p, _ := placement.Phases(s, line, placement.Declared)
 			return p.Phases, p.Reason
 		}
-		var all []int64
-		var reasons []string
-		for _, ctx := range []placement.Context{placement.Heap, placement.Global} {
-			p, err := placement.Phases(s, line, ctx)
-			if err != nil {
-				return s.Phases(line), err.Error()
-			}
-			all = append(all, p.Phases...)
-			reasons = append(reasons, ctx.String()+": "+p.Reason)
-		}
-		slices.Sort(all)
-		return slices.Compact(all), strings.Join(reasons, "; ")
+		return o.placement(s, line)
 	}
 	a, err := sharing.Analyze([]*sharing.Object{{Layout: s, Paths: paths, Phases: phases}}, lines)
 	if err != nil {
-		// A declared path that names a missing member: say so where the
-		// type is declared.
-		c.pass.Reportf(tn.Pos(), "%v", err)
+		// A declared path that names a missing member: say so once where
+		// the type is declared.
+		c.reportOnce(o.tn.Pos(), err.Error())
 		return nil
 	}
 	oa := &a.Objects[0]
 	for ci := range oa.Cases {
 		cs := &oa.Cases[ci]
 		for _, lp := range cs.FalsePairs() {
-			c.consider(tn, named, s, arch, cs, oa, lp, declared)
+			c.consider(o, s, paths, arch, cs, oa, lp)
 		}
 	}
 	return nil
 }
 
+// heapOrGlobal places a Go object wherever the allocator or the linker
+// may: the union of both.
+func heapOrGlobal(s *layout.Struct, line int64) ([]int64, string) {
+	var all []int64
+	var reasons []string
+	for _, ctx := range []placement.Context{placement.Heap, placement.Global} {
+		p, err := placement.Phases(s, line, ctx)
+		if err != nil {
+			return s.Phases(line), err.Error()
+		}
+		all = append(all, p.Phases...)
+		reasons = append(reasons, ctx.String()+": "+p.Reason)
+	}
+	slices.Sort(all)
+	return slices.Compact(all), strings.Join(reasons, "; ")
+}
+
+// reportOnce reports a message at a position once, however many GOARCHes
+// find it.
+func (c *checker) reportOnce(pos token.Pos, msg string) {
+	key := fmt.Sprint(pos, msg)
+	if c.reported[key] {
+		return
+	}
+	c.reported[key] = true
+	c.pass.Reportf(pos, "%s", msg)
+}
+
 // consider turns a false-sharing pair into a finding when there is
 // evidence for it.
-func (c *checker) consider(tn *types.TypeName, named *types.Named, s *layout.Struct, arch string, cs *sharing.Case, oa *sharing.ObjectAnalysis, lp sharing.LinePair, declared bool) {
-	w, o := lp.Writer, lp.Other
+func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arch string, cs *sharing.Case, oa *sharing.ObjectAnalysis, lp sharing.LinePair) {
+	w, other := lp.Writer, lp.Other
+	add := func(f finding) {
+		f.pos = o.pos
+		c.add(o.tn, s, arch, cs, oa, f)
+	}
 	// Shards of one array meeting on a line: FS1, keyed by the array.
 	if wa, _, ok := cutIndex(w); ok {
-		if oArr, _, ok := cutIndex(o); ok && oArr == wa {
-			c.add(tn, s, arch, cs, oa, finding{rule: ShardStride, key: wa, a: wa, b: wa})
+		if oArr, _, ok := cutIndex(other); ok && oArr == wa {
+			add(finding{rule: ShardStride, key: wa, a: wa, b: wa})
 			return
 		}
 	}
-	if declared {
-		c.add(tn, s, arch, cs, oa, finding{rule: Neighbour, key: w + "|" + o, a: w, b: o, why: "as the //mglayout:path directives declare"})
+	if o.declared {
+		// Declared paths name functions; the finding names the members
+		// they meet through.
+		wm := membersOnLine(s, paths, w, lp.Line, cs.Line, cs.Phase, true)
+		if len(wm) == 0 || len(lp.Members) == 0 {
+			return
+		}
+		a, b := orderedPair(s, wm[0], lp.Members[0])
+		add(finding{rule: Neighbour, key: a + "|" + b, a: a, b: b,
+			why: fmt.Sprintf("the //mglayout:path directives declare that %s writes %s and %s touches %s without writing it", w, wm[0], other, lp.Members[0])})
 		return
 	}
 	// Inferred paths are named after the hot member they write.
-	hotWriters := c.ev.writersOf(tn, baseMember(w))
-	if o != "readers" {
-		other := c.ev.writersOf(tn, baseMember(o))
-		if independent(hotWriters, other) {
-			a, b := orderedPair(s, baseMember(w), baseMember(o))
-			c.add(tn, s, arch, cs, oa, finding{rule: Neighbour, key: a + "|" + b, a: a, b: b,
+	hotWriters := c.ev.writersOf(o.tn, baseMember(w))
+	if c.isLock(o.typ, baseMember(w)) {
+		// A ...Locked helper runs with the type's locks held: what it
+		// touches is guarded, not falsely shared.
+		for u := range c.lockedHelpers(o.tn) {
+			hotWriters[u] = true
+		}
+	}
+	if other != "readers" {
+		otherWriters := c.ev.writersOf(o.tn, baseMember(other))
+		if independent(hotWriters, otherWriters) {
+			a, b := orderedPair(s, baseMember(w), baseMember(other))
+			add(finding{rule: Neighbour, key: a + "|" + b, a: a, b: b,
 				why: fmt.Sprintf("%s and %s are written by different functions", a, b)})
 		}
 		return
 	}
 	for _, m := range lp.Members {
-		if u := readsWithout(c.ev.readersOf(tn, m), hotWriters); u != nil && len(hotWriters) > 0 {
+		if u := readsWithout(c.ev.readersOf(o.tn, m), hotWriters); u != nil && len(hotWriters) > 0 {
 			a, b := orderedPair(s, baseMember(w), m)
-			c.add(tn, s, arch, cs, oa, finding{rule: Neighbour, key: a + "|" + b, a: a, b: b,
+			add(finding{rule: Neighbour, key: a + "|" + b, a: a, b: b,
 				why: fmt.Sprintf("%s reads %s without writing %s", funcName(u), m, baseMember(w))})
 		}
 	}
+}
+
+// membersOnLine returns the members a path accesses (writes, when write
+// is set) with bytes on one line of a case.
+func membersOnLine(s *layout.Struct, paths []*access.Path, path string, line, size, phase int64, write bool) []string {
+	var out []string
+	for _, p := range paths {
+		if p.Name != path {
+			continue
+		}
+		ts, err := access.Resolve(p, s)
+		if err != nil {
+			return nil
+		}
+		for _, t := range ts {
+			if write && !t.Op.Writes() || t.End == t.Offset {
+				continue
+			}
+			sp := layout.SpanOf(t.Offset, t.End-t.Offset, size, phase)
+			if sp.First <= line && line <= sp.Last && !slices.Contains(out, t.Member) {
+				out = append(out, t.Member)
+			}
+		}
+	}
+	return out
+}
+
+// isLock reports whether a member of the type is a sync.Mutex or RWMutex.
+func (c *checker) isLock(typ types.Type, member string) bool {
+	v := gosrc.MemberVars(typ)[member]
+	if v == nil {
+		return false
+	}
+	n, ok := types.Unalias(v.Type()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && (n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex")
+}
+
+// lockedHelpers returns the methods of the type named ...Locked or
+// ...locked: by Go convention they run with the type's locks held.
+func (c *checker) lockedHelpers(tn types.Object) map[ast.Node]bool {
+	out := map[ast.Node]bool{}
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil || len(fd.Recv.List) == 0 || !strings.HasSuffix(strings.ToLower(fd.Name.Name), "locked") {
+				continue
+			}
+			recv := c.pass.TypesInfo.TypeOf(fd.Recv.List[0].Type)
+			if p, ok := recv.(*types.Pointer); ok {
+				recv = p.Elem()
+			}
+			if n, ok := types.Unalias(recv).(*types.Named); ok && n.Obj() == tn {
+				out[fd] = true
+			}
+		}
+	}
+	return out
 }
 
 // cutIndex splits "shards[3]" (or "shards[3].n") into "shards" and 3.

@@ -149,7 +149,7 @@ func (b *Builder) kind(t types.Type) layout.Kind {
 		if d := b.directives(t); d != nil && d.Union {
 			return layout.KindUnion
 		}
-		if n, ok := types.Unalias(t).(*types.Named); ok && opaque(n) {
+		if n, ok := types.Unalias(t).(*types.Named); ok && (opaque(n) || isCacheLinePad(n)) {
 			return layout.KindScalar
 		}
 		if u.NumFields() == 0 {
@@ -190,7 +190,7 @@ func (b *Builder) directives(t types.Type) *TypeDirectives {
 // custom reports whether t's layout depends on directives, so that the C
 // rules below must compute it instead of go/types.
 func (b *Builder) custom(t types.Type) bool {
-	if d := b.directives(t); d != nil && (d.Union || d.Align > 0) {
+	if d := b.directives(t); d != nil && (d.Union || d.Align > 0) || isCacheLinePad(t) {
 		return true
 	}
 	switch u := t.Underlying().(type) {
@@ -210,6 +210,12 @@ func (b *Builder) custom(t types.Type) bool {
 func (b *Builder) measure(t types.Type) (size, align int64) {
 	if !b.custom(t) {
 		return b.Sizes.Sizeof(t), b.Sizes.Alignof(t)
+	}
+	if isCacheLinePad(t) {
+		if n, ok := linePad[b.Arch]; ok {
+			return n, 1
+		}
+		return b.Sizes.Sizeof(t), 1
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Array:

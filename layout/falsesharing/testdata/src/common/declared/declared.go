@@ -1,0 +1,19 @@
+// Package declared holds a struct whose access paths are declared with
+// //mglayout:path and whose declared writers falsely share a line.
+// Checked with -falsesharing.arch=amd64 and with amd64,arm64.
+//
+// The finding must name the members that meet (tail and head), at the
+// later one, once; not the paths (producer, consumer) at the type, once
+// per direction.
+package declared
+
+// Queue's indices are plain integers written under the producer's and
+// the consumer's own locks, elsewhere; the directives declare who writes
+// what, and the two paths write neighbours.
+//
+//mglayout:path producer cpus=1 write=tail
+//mglayout:path consumer cpus=1 write=head
+type Queue struct {
+	head uint64
+	tail uint64 // want `^tail shares a line with head \(64 B lines on amd64.*\).*//mglayout:path directives declare.*\(FS2\)$`
+}

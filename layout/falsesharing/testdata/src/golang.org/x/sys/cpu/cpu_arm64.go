@@ -1,0 +1,3 @@
+package cpu
+
+const cacheLineSize = 128
