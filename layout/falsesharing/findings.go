@@ -23,8 +23,8 @@ import (
 type finding struct {
 	rule *Rule
 	key  string
-	a, b string // the members that meet; for FS1 the array, twice
-	why  string // the evidence
+	a, b string       // the members that meet; for FS1 the array, twice
+	why  string       // the evidence
 	tn   types.Object // the type, or the variable of a package-level array
 	// where: per GOARCH and line size, the phases at which the members
 	// share a line, all phases, and why the object starts there.

@@ -293,7 +293,7 @@ func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string)
 // array.
 type object struct {
 	tn        types.Object // the type, or the variable of a package-level array
-	typ       types.Type      // a struct type
+	typ       types.Type   // a struct type
 	name      string
 	align     int64 // declared alignment, 0 if none
 	cnames    bool
