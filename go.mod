@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/rogpeppe/go-internal v1.16.0
+	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/tools v0.52.0
 )

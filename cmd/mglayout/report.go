@@ -123,6 +123,7 @@ func writeReport(ctx *context, dir string, r *report.Report) error {
 			enc.SetIndent("", "  ")
 			return enc.Encode(r)
 		}},
+		{"report.html", func(f *os.File) error { return report.HTML(f, r) }},
 	}
 	for _, file := range files {
 		path := filepath.Join(dir, file.name)
@@ -135,6 +136,6 @@ func writeReport(ctx *context, dir string, r *report.Report) error {
 		}
 	}
 	fmt.Fprintf(ctx.stdout, "wrote %s in %.1f s (budget %.0f s)\n", strings.Join([]string{
-		filepath.Join(dir, "report.txt"), "report.md", "report.json"}, ", "), r.Seconds, r.Budget)
+		filepath.Join(dir, "report.txt"), "report.md", "report.json", "report.html"}, ", "), r.Seconds, r.Budget)
 	return nil
 }
