@@ -45,7 +45,7 @@ type Options struct {
 	// every path that writes.
 	Writers []string
 	// Progress, if set, is told what happens, between runs only.
-	Progress func(string)
+	Progress func(string) `json:"-"`
 }
 
 // MinDuration is the shortest run that measures anything: below it,
