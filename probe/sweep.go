@@ -18,7 +18,7 @@ type SweepOptions struct {
 	Duration time.Duration // of one run
 	Count    int           // rounds
 	CPUs     []int         // two CPUs: writer, reader; nil: the first two of the mask
-	Progress func(string) `json:"-"`
+	Progress func(string)  `json:"-"`
 }
 
 // SweepPoint is one distance: the writer's and the reader's operations per
