@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -177,4 +178,23 @@ func (info Info) MarshalJSON() ([]byte, error) {
 		LineSizes     []int64 `json:"line_sizes"`
 		AnalysisLines []int64 `json:"analysis_lines"`
 	}{fields(info), info.LineSizes(), DefaultLines(&info)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, strictly: the derived
+// line_sizes and analysis_lines are accepted and recomputed, anything
+// else unknown is an error.
+func (info *Info) UnmarshalJSON(data []byte) error {
+	type fields Info // without the method
+	var v struct {
+		fields
+		LineSizes     []int64 `json:"line_sizes"`
+		AnalysisLines []int64 `json:"analysis_lines"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	*info = Info(v.fields)
+	return nil
 }

@@ -6,12 +6,16 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/mglayout/mglayout/probe/stats"
 )
 
 // Read reads a report.json, refusing other documents and other schemas.
 func Read(r io.Reader) (*Report, error) {
 	var rep Report
-	if err := json.NewDecoder(r).Decode(&rep); err != nil {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rep); err != nil {
 		return nil, fmt.Errorf("not a report.json: %v", err)
 	}
 	if rep.Schema != Schema {
@@ -45,6 +49,18 @@ type Row struct {
 type Merged struct {
 	Machines []Machine
 	Rows     []*Row
+	// Kernels compare the pipe workloads of reports from the same machine
+	// on different kernels: how a kernel patch is evaluated.
+	Kernels []KernelRow
+}
+
+// KernelRow is one pipe workload on two kernels of one machine.
+type KernelRow struct {
+	Workload   string
+	Old, New   string // machine labels
+	OldRelease string
+	NewRelease string
+	Comparison
 }
 
 // Merge lines up the verdicts of several reports by change, path and line
@@ -61,6 +77,7 @@ func Merge(machines []Machine) *Merged {
 		m.Rows = append(m.Rows, r)
 		return r
 	}
+	m.kernels()
 	for _, mc := range machines {
 		for _, v := range mc.Report.Verdicts {
 			if len(v.Measured) == 0 {
@@ -76,10 +93,43 @@ func Merge(machines []Machine) *Merged {
 	return m
 }
 
+// kernels compares the first report's pipe workloads with those of every
+// later report from the same machine on another kernel.
+func (m *Merged) kernels() {
+	if len(m.Machines) == 0 {
+		return
+	}
+	base := m.Machines[0]
+	for _, mc := range m.Machines[1:] {
+		a, b := base.Report, mc.Report
+		if a.Kernel == nil || b.Kernel == nil || a.Kernel.Release == b.Kernel.Release ||
+			a.Host.Info.CPUID.Brand != b.Host.Info.CPUID.Brand || a.Host.Info.GOARCH != b.Host.Info.GOARCH {
+			continue
+		}
+		for _, wa := range a.Kernel.Workloads {
+			for _, wb := range b.Kernel.Workloads {
+				if wa.Name != wb.Name {
+					continue
+				}
+				c := stats.Compare(wa.Total, wb.Total)
+				m.Kernels = append(m.Kernels, KernelRow{Workload: wa.Name, Old: base.Label, New: mc.Label,
+					OldRelease: a.Kernel.Release, NewRelease: b.Kernel.Release,
+					Comparison: Comparison{Path: wa.Name, Old: a.Kernel.Release, New: b.Kernel.Release, Delta: c.Delta, P: c.P,
+						Significant: c.Significant(), Text: c.DeltaString()}})
+			}
+		}
+	}
+}
+
 // Regressions lists the significant slowdowns of a new layout on any
 // machine: a CI gate fails on them.
 func (m *Merged) Regressions() []string {
 	var out []string
+	for _, k := range m.Kernels {
+		if k.Significant && k.Delta < 0 {
+			out = append(out, fmt.Sprintf("%s → %s: %s on kernel %s vs %s: %s", k.Old, k.New, k.Workload, k.NewRelease, k.OldRelease, k.Text))
+		}
+	}
 	for _, r := range m.Rows {
 		for _, mc := range m.Machines {
 			for _, c := range r.Measured[mc.Label] {
@@ -125,6 +175,12 @@ func CompareText(w io.Writer, m *Merged) error {
 			for _, c := range cs {
 				para(&b, fmt.Sprintf("    %s: %s (p=%.3f; %s)", mc.Label, c.Text, c.P, c.Probe))
 			}
+		}
+	}
+	if len(m.Kernels) > 0 {
+		b.WriteString("\nThe running kernel (same machine, pipe workloads, new kernel vs old):\n")
+		for _, k := range m.Kernels {
+			para(&b, fmt.Sprintf("  %s: %s (%s) vs %s (%s): %s (p=%.3f)", k.Workload, k.New, k.NewRelease, k.Old, k.OldRelease, k.Text, k.P))
 		}
 	}
 	b.WriteString("\nVerdict: ")

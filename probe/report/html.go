@@ -14,6 +14,7 @@ import (
 
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/render"
+	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 	"github.com/mglayout/mglayout/probe/stats"
 )
@@ -50,6 +51,9 @@ type htmlPage struct {
 	Layouts    []htmlLayout
 	Sweep      *htmlSweep
 	Probes     []htmlProbe
+	// Clocks and Kernel are the text tables of the clock reads and the
+	// pipe workloads, shown as they are.
+	Clocks, Kernel string
 }
 
 type htmlKV struct{ K, V string }
@@ -192,6 +196,19 @@ func newHTMLPage(r *Report) *htmlPage {
 	}
 	for _, pr := range r.Probes {
 		p.Probes = append(p.Probes, newHTMLProbe(pr))
+	}
+	if r.Clocks != nil {
+		var b strings.Builder
+		if probe.WriteClocks(&b, r.Clocks) == nil {
+			p.Clocks = b.String()
+		}
+	}
+	if r.Kernel != nil {
+		var b strings.Builder
+		fmt.Fprintf(&b, "kernel %s, nearest model %s %s\n\n", r.Kernel.Release, r.Kernel.Model, r.Kernel.ModelNote)
+		if probe.WriteKernelFigures(&b, r.Kernel) == nil {
+			p.Kernel = b.String()
+		}
 	}
 	return p
 }
@@ -1176,7 +1193,11 @@ svg .value-label { fill: #222; }
 {{template "svg" .Chart}}
 {{else}}<p class="muted">Not measured.</p>
 {{end}}
-<h2 id="probes">Probes</h2>
+{{with .Clocks}}<h2 id="clocks">Clock reads</h2>
+<pre class="figures">{{.}}</pre>
+{{end}}{{with .Kernel}}<h2 id="kernel">The running kernel</h2>
+<pre class="figures">{{.}}</pre>
+{{end}}<h2 id="probes">Probes</h2>
 {{range .Probes}}<section class="probe">
 <h3>{{.Title}} <span class="muted">({{.Mode}})</span></h3>
 {{if .Skipped}}{{with .Note}}<p>{{.}}</p>

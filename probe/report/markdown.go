@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 )
 
@@ -58,6 +59,21 @@ func Markdown(w io.Writer, r *Report) error {
 			fmt.Fprintf(&b, "| %d | %s | %s |\n", p.Distance, statText(p.Writer), statText(p.Reader))
 		}
 		fmt.Fprintf(&b, "\nDestructive-interference distance: **%d bytes** (%d rounds).\n", r.Sweep.Distance, r.Sweep.Rounds)
+	}
+
+	if r.Clocks != nil {
+		b.WriteString("\n### Clock reads\n\n```\n")
+		if err := probe.WriteClocks(&b, r.Clocks); err != nil {
+			return err
+		}
+		b.WriteString("```\n")
+	}
+	if r.Kernel != nil {
+		fmt.Fprintf(&b, "\n### The running kernel\n\nKernel `%s`, nearest model `%s`. %s\n\n```\n", r.Kernel.Release, r.Kernel.Model, r.Kernel.ModelNote)
+		if err := probe.WriteKernelFigures(&b, r.Kernel); err != nil {
+			return err
+		}
+		b.WriteString("```\n")
 	}
 
 	for _, p := range r.Probes {

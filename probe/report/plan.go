@@ -22,6 +22,8 @@ const (
 	probeRun      = 100 * time.Millisecond
 	runOverhead   = 5 * time.Millisecond
 	sweepPoints   = 256/16 + 1 + 1 // 0..256 by 16, and the control
+	clockRows     = 7              // reads of the clock, each a run as long as a sweep run
+	kernelRuns    = 2              // the pipe workloads, each a run as long as a probe run
 	budgetReserve = 0.8            // leave a fifth for writing and for the unexpected
 )
 
@@ -47,7 +49,7 @@ func newPlan(sc Scenario, hostLine int64, left time.Duration) *plan {
 	}
 	p := &plan{count: defaultCount, sweep: sweepRun, probe: probeRun}
 	cost := func() time.Duration {
-		per := time.Duration(sweepPoints)*(p.sweep+runOverhead) + time.Duration(probeRuns)*(p.probe+runOverhead)
+		per := time.Duration(sweepPoints+clockRows)*(p.sweep+runOverhead) + time.Duration(probeRuns+kernelRuns)*(p.probe+runOverhead)
 		return time.Duration(p.count) * per
 	}
 	limit := time.Duration(float64(left) * budgetReserve)

@@ -43,7 +43,13 @@ type Report struct {
 	Checks  render.CheckDocument  `json:"checks"`
 	Diffs   []render.DiffDocument `json:"diffs"`
 	Sweep   *Sweep                `json:"sweep,omitempty"`
-	Probes  []*Probe              `json:"probes"`
+	// Clocks is the cost of fine and coarse reads of the realtime
+	// clock: what the multigrain floor trades against.
+	Clocks *probe.ClockResult `json:"clocks,omitempty"`
+	// Kernel is the running kernel's pipe workloads, measured the way
+	// the multigrain regression was, beside its nearest model.
+	Kernel *probe.KernelResult `json:"kernel,omitempty"`
+	Probes []*Probe            `json:"probes"`
 	// Verdicts pair each diff's static verdict per line size with what
 	// the probes measured for the same two layouts.
 	Verdicts []Verdict `json:"verdicts"`
@@ -224,6 +230,21 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 	}
 	r.Sweep = newSweep(sw)
 	if sw.Interrupted {
+		r.interrupted()
+		return r.finish(start), nil
+	}
+
+	clocks, err := probe.Clocks(ctx, probe.ClockOptions{Duration: plan.sweep, Count: plan.count, CPUs: o.CPUs, Progress: progress("clocks")})
+	if err != nil {
+		return nil, err
+	}
+	r.Clocks = clocks
+	kernel, err := probe.Kernel(ctx, probe.KernelOptions{Duration: plan.probe, Count: plan.count, CPUs: o.CPUs, Progress: progress("kernel")})
+	if err != nil {
+		return nil, err
+	}
+	r.Kernel = kernel
+	if clocks.Interrupted || kernel.Interrupted {
 		r.interrupted()
 		return r.finish(start), nil
 	}

@@ -5,7 +5,9 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 	"github.com/mglayout/mglayout/probe/stats"
 )
@@ -71,6 +73,20 @@ func Text(w io.Writer, r *Report) error {
 		}
 	}
 
+	if r.Clocks != nil {
+		b.WriteString("\nClock reads\n-----------\n")
+		if err := probe.WriteClocks(&b, r.Clocks); err != nil {
+			return err
+		}
+	}
+	if r.Kernel != nil {
+		b.WriteString("\nThe running kernel\n------------------\n")
+		para(&b, fmt.Sprintf("Kernel %s: nearest model %s. %s", r.Kernel.Release, r.Kernel.Model, r.Kernel.ModelNote))
+		if err := probe.WriteKernelFigures(&b, r.Kernel); err != nil {
+			return err
+		}
+	}
+
 	for _, p := range r.Probes {
 		head := fmt.Sprintf("Probe: %s, %s %d-byte lines", p.Title, p.Mode, p.Line)
 		fmt.Fprintf(&b, "\n%s\n%s\n", head, strings.Repeat("-", min(len(head), width)))
@@ -93,8 +109,49 @@ func Text(w io.Writer, r *Report) error {
 			para(&b, fmt.Sprintf("  %s: %s vs %s: %s (p=%.3f)", c.Path, c.New, c.Old, c.Text, c.P))
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, fit(b.String()))
 	return err
+}
+
+// fit wraps every line longer than the report's width at spaces,
+// indenting the continuation, so that tables written by other renderers
+// keep to 80 columns too.
+func fit(text string) string {
+	var out strings.Builder
+	for _, line := range strings.SplitAfter(text, "\n") {
+		nl := strings.HasSuffix(line, "\n")
+		line = strings.TrimSuffix(line, "\n")
+		for utf8.RuneCountInString(line) > width {
+			cut := breakAt(line)
+			if cut <= 0 {
+				break
+			}
+			indent := len(line) - len(strings.TrimLeft(line, " "))
+			out.WriteString(strings.TrimRight(line[:cut], " ") + "\n")
+			line = strings.Repeat(" ", indent+4) + strings.TrimLeft(line[cut:], " ")
+		}
+		out.WriteString(line)
+		if nl {
+			out.WriteString("\n")
+		}
+	}
+	return out.String()
+}
+
+// breakAt returns the byte index of the last space at or before the
+// width, or -1.
+func breakAt(line string) int {
+	last, runes := -1, 0
+	for i, r := range line {
+		if runes > width {
+			break
+		}
+		if r == ' ' && i > 0 && strings.TrimSpace(line[:i]) != "" {
+			last = i
+		}
+		runes++
+	}
+	return last
 }
 
 func (r *Report) hostText(b *strings.Builder) {

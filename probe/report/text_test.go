@@ -1,0 +1,48 @@
+package report
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestTextWidth checks that the text report of a real run, the one
+// recorded on a 2-core VM in testdata, keeps to 80 columns: it goes into
+// mails to mailing lists.
+func TestTextWidth(t *testing.T) {
+	data, err := os.ReadFile("testdata/report.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := Text(&b, &r); err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(b.String(), "\n") {
+		if n := utf8.RuneCountInString(line); n > width {
+			t.Errorf("line %d has %d columns: %q", i+1, n, line)
+		}
+	}
+	if !strings.Contains(b.String(), "Verdicts") || !strings.Contains(b.String(), "Interference sweep") {
+		t.Errorf("sections missing:\n%s", b.String())
+	}
+}
+
+func TestFit(t *testing.T) {
+	long := "  " + strings.Repeat("word ", 40)
+	got := fit(long + "\nshort\n")
+	for _, line := range strings.Split(got, "\n") {
+		if utf8.RuneCountInString(line) > width {
+			t.Errorf("line too long: %q", line)
+		}
+	}
+	if strings.Count(got, "word") != 40 || !strings.HasSuffix(got, "short\n") {
+		t.Errorf("fit lost text: %q", got)
+	}
+}
