@@ -20,7 +20,7 @@ const (
 	defaultCount  = 10
 	sweepRun      = 30 * time.Millisecond
 	probeRun      = 100 * time.Millisecond
-	runOverhead   = 5 * time.Millisecond
+	runOverhead   = 10 * time.Millisecond
 	sweepPoints   = 256/16 + 1 + 1 // 0..256 by 16, and the control
 	clockRows     = 7              // reads of the clock, each a run as long as a sweep run
 	kernelRuns    = 2              // the pipe workloads, each a run as long as a probe run

@@ -1,0 +1,83 @@
+package report
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+func needTwoCPUs(t *testing.T) {
+	t.Helper()
+	if runtime.NumCPU() < 2 {
+		t.Skip("the report's probes need at least 2 CPUs; this machine has 1")
+	}
+}
+
+// TestRunWithinBudget runs the kernel scenario with a short budget and
+// checks that it ends within it, with every section filled.
+func TestRunWithinBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole report for 20 s")
+	}
+	needTwoCPUs(t)
+	sc, err := KernelScenario(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := 20 * time.Second
+	start := time.Now()
+	r, err := Run(context.Background(), sc, Options{Budget: budget, Lines: []int64{64, 128}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Generous: a shared 2-core VM may stall a run, but the plan leaves a
+	// fifth of the budget spare.
+	if elapsed := time.Since(start); elapsed > budget+budget/2 {
+		t.Errorf("the report took %v with a budget of %v", elapsed, budget)
+	}
+	if !r.Complete || r.Sweep == nil || r.Clocks == nil || r.Kernel == nil || len(r.Probes) != 6 {
+		t.Errorf("complete %v, sweep %v, clocks %v, kernel %v, %d probes", r.Complete, r.Sweep != nil, r.Clocks != nil, r.Kernel != nil, len(r.Probes))
+	}
+	for _, p := range r.Probes {
+		if p.Skipped == "" && p.Rounds < 6 {
+			t.Errorf("probe %q (%s): %d rounds, want at least 6 for intervals", p.Title, p.Mode, p.Rounds)
+		}
+	}
+}
+
+// TestRunInterrupted cancels a report part-way and checks that it keeps
+// what was measured, marked incomplete, in every format.
+func TestRunInterrupted(t *testing.T) {
+	needTwoCPUs(t)
+	sc, err := KernelScenario(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	r, err := Run(ctx, sc, Options{Budget: 60 * time.Second, Lines: []int64{64, 128}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Complete || r.Incomplete == "" {
+		t.Fatalf("complete %v, incomplete %q: want an incomplete report", r.Complete, r.Incomplete)
+	}
+	if len(r.Layouts.Structs) == 0 || len(r.Verdicts) == 0 && len(r.Diffs) > 0 && r.Sweep == nil {
+		t.Errorf("the static part was lost")
+	}
+	var text, md, html strings.Builder
+	for _, w := range []func() error{
+		func() error { return Text(&text, r) },
+		func() error { return Markdown(&md, r) },
+		func() error { return HTML(&html, r) },
+	} {
+		if err := w(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !strings.Contains(text.String(), "INCOMPLETE") || !strings.Contains(md.String(), "Incomplete") || !strings.Contains(html.String(), "ncomplete") {
+		t.Errorf("the renderers do not say the report is incomplete")
+	}
+}
