@@ -3,17 +3,17 @@ module github.com/mglayout/mglayout
 go 1.26.0
 
 require (
+	github.com/golangci/plugin-module-register v0.1.2
 	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/net v0.62.0
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/sys v0.50.0
 	golang.org/x/tools v0.52.0
 )
 
 require (
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
-	github.com/golangci/plugin-module-register v0.1.2 // indirect
 	golang.org/x/mod v0.42.0 // indirect
-	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da // indirect
 	golang.org/x/sync v0.24.0 // indirect
 )

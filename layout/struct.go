@@ -60,7 +60,23 @@ type Field struct {
 	// past Offset.
 	BitOffset int64
 	BitSize   int64
+
+	// ForcedAlign is set when an attribute raised the member's alignment
+	// above its type's natural one (C's __attribute__((aligned(N))) on the
+	// member or on its type, DWARF's DW_AT_alignment on the member):
+	// pahole's "forced alignments", and the holes before such members its
+	// "forced holes".
+	ForcedAlign bool
+	// ViaTypedef is set when a struct member's type is reached through a
+	// typedef or a qualifier (seqcount_t, const struct x) rather than
+	// declared as "struct x": pahole counts only the latter in its
+	// "paddings".
+	ViaTypedef bool
 }
+
+// bitStart is the first byte holding a bitfield's bits, or the offset of
+// any other member.
+func (f *Field) bitStart() int64 { return f.Offset + f.BitOffset/8 }
 
 // End is the offset of the first byte past the field.
 func (f *Field) End() int64 { return f.Offset + f.Size }
@@ -98,6 +114,9 @@ type Struct struct {
 	// Doc says where the layout comes from (kernel version and commit for
 	// the built-in models, file:line for Go types).
 	Doc string
+
+	index   map[string]int // Path → index in Fields, built by Field
+	indexed *Field         // &Fields[0] when index was built
 }
 
 // Members returns the indexes of the direct members of the aggregate at
@@ -112,12 +131,22 @@ func (s *Struct) Members(parent int) []int {
 	return idx
 }
 
-// Field returns the member with the given dotted path, or nil.
+// Field returns the member with the given dotted path, or nil. Members
+// are indexed by path on first use, and again when Fields is a different
+// slice (a copy of the Struct with new members).
 func (s *Struct) Field(path string) *Field {
-	for i := range s.Fields {
-		if s.Fields[i].Path == path {
-			return &s.Fields[i]
+	if len(s.Fields) == 0 {
+		return nil
+	}
+	if s.indexed != &s.Fields[0] || len(s.index) == 0 {
+		s.index = make(map[string]int, len(s.Fields))
+		for i := len(s.Fields) - 1; i >= 0; i-- {
+			s.index[s.Fields[i].Path] = i
 		}
+		s.indexed = &s.Fields[0]
+	}
+	if i, ok := s.index[path]; ok && i < len(s.Fields) {
+		return &s.Fields[i]
 	}
 	return nil
 }
@@ -140,8 +169,12 @@ func (s *Struct) Validate() error {
 			p := &s.Fields[f.Parent]
 			lo, hi = p.Offset, p.End()
 		}
-		if f.Offset < lo || f.End() > hi {
-			return fmt.Errorf("%s: %s [%d,%d) outside its parent [%d,%d)", s.Name, f.Path, f.Offset, f.End(), lo, hi)
+		// A bitfield's storage unit may reach past a packed parent; its
+		// bits may not.
+		if from, to := f.Offset, f.End(); from < lo || to > hi {
+			if f.BitSize == 0 || f.bitStart() < lo || f.byteEnd() > hi {
+				return fmt.Errorf("%s: %s [%d,%d) outside its parent [%d,%d)", s.Name, f.Path, from, to, lo, hi)
+			}
 		}
 		if f.Align > 0 && f.BitSize == 0 && f.Offset%f.Align != 0 && s.Source != SourceDWARF {
 			return fmt.Errorf("%s: %s at %d is not %d-aligned", s.Name, f.Path, f.Offset, f.Align)
@@ -150,10 +183,13 @@ func (s *Struct) Validate() error {
 	last := map[int]int64{}
 	for i := range s.Fields {
 		f := &s.Fields[i]
-		if prev, ok := last[f.Parent]; ok && f.Offset < prev {
-			return fmt.Errorf("%s: %s at %d listed after a sibling at %d", s.Name, f.Path, f.Offset, prev)
+		// A bitfield's storage unit may start before the previous member
+		// (pahole's "bitfield combined with previous fields"); its first
+		// bit may not.
+		if prev, ok := last[f.Parent]; ok && f.bitStart() < prev {
+			return fmt.Errorf("%s: %s at %d listed after a sibling at %d", s.Name, f.Path, f.bitStart(), prev)
 		}
-		last[f.Parent] = f.Offset
+		last[f.Parent] = f.bitStart()
 	}
 	return nil
 }

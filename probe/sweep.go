@@ -48,7 +48,7 @@ func Sweep(ctx context.Context, o SweepOptions) (*SweepResult, error) {
 		return nil, fmt.Errorf("a run of %v is too short to measure (use -duration %v or more)", o.Duration, MinDuration)
 	}
 	if o.Count < 1 || o.Step <= 0 || o.Step%8 != 0 || o.Max < 0 || o.Far <= o.Max || o.Far%8 != 0 {
-		return nil, fmt.Errorf("sweep: want -count ≥ 1, a step that is a multiple of 8, and a far control beyond the largest distance")
+		return nil, fmt.Errorf("want -count ≥ 1, a -step that is a multiple of 8, and a -far control beyond -max, a multiple of 8")
 	}
 	cpus, err := usableCPUs(o.CPUs)
 	if err != nil {
