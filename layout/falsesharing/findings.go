@@ -305,23 +305,17 @@ func (c *checker) memberPos(tn types.Object, member string) token.Pos {
 // fieldOf finds the syntax of a member's declaration.
 func (c *checker) fieldOf(tn types.Object, member string) *ast.Field {
 	pos := c.memberPos(tn, member)
-	var found *ast.Field
-	for _, file := range c.pass.Files {
-		if file.Pos() > pos || pos > file.End() {
-			continue
-		}
-		ast.Inspect(file, func(n ast.Node) bool {
-			if f, ok := n.(*ast.Field); ok {
-				for _, name := range f.Names {
-					if name.Pos() == pos {
-						found = f
-					}
+	for n := range c.in.PreorderSeq((*ast.Field)(nil)) {
+		f := n.(*ast.Field)
+		if f.Pos() <= pos && pos < f.End() {
+			for _, name := range f.Names {
+				if name.Pos() == pos {
+					return f
 				}
 			}
-			return found == nil
-		})
+		}
 	}
-	return found
+	return nil
 }
 
 // insertPadFix inserts a blank field before the later member, long enough
@@ -526,23 +520,23 @@ func precedingEnd(s *layout.Struct, fb *layout.Field) int64 {
 // checkComputedPadding reports padding computed as [N - x%N]byte that
 // comes to N: a whole line that separates nothing (FS5).
 func (c *checker) checkComputedPadding() {
-	for _, file := range c.pass.Files {
-		ast.Inspect(file, func(n ast.Node) bool {
-			field, ok := n.(*ast.Field)
-			if !ok || !paddingName(field) {
-				return true
+	for n := range c.in.PreorderSeq((*ast.Field)(nil)) {
+		func() {
+			field := n.(*ast.Field)
+			if !paddingName(field) {
+				return
 			}
 			arr, ok := field.Type.(*ast.ArrayType)
 			if !ok || arr.Len == nil {
-				return true
+				return
 			}
 			line, ok := moduloPad(arr.Len)
 			if !ok {
-				return true
+				return
 			}
 			tv, ok := c.pass.TypesInfo.Types[arr.Len]
 			if !ok || tv.Value == nil || tv.Value.String() != strconv.FormatInt(line, 10) {
-				return true
+				return
 			}
 			var buf bytes.Buffer
 			_ = format.Node(&buf, c.pass.Fset, arr.Len)
@@ -554,8 +548,7 @@ func (c *checker) checkComputedPadding() {
 					TextEdits: []analysis.TextEdit{{Pos: arr.Len.Pos(), End: arr.Len.End(), NewText: []byte(fmt.Sprintf("(%s) %% %d", buf.String(), line))}},
 				}},
 			})
-			return true
-		})
+		}()
 	}
 }
 

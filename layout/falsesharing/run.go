@@ -72,8 +72,15 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, err
 	}
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	c := &checker{pass: pass, cfg: cfg, dirs: dirs, ev: collectEvidence(pass.TypesInfo, in),
-		atomics: gosrc.AtomicUses(pass.Files, pass.TypesInfo), found: map[string]*finding{}, reported: map[string]bool{}}
+	calls := func(yield func(*ast.CallExpr) bool) {
+		for n := range in.PreorderSeq((*ast.CallExpr)(nil)) {
+			if !yield(n.(*ast.CallExpr)) {
+				return
+			}
+		}
+	}
+	c := &checker{pass: pass, cfg: cfg, dirs: dirs, in: in,
+		atomics: gosrc.AtomicUsesIn(calls, pass.TypesInfo), found: map[string]*finding{}, reported: map[string]bool{}}
 
 	scope := pass.Pkg.Scope()
 	for _, name := range scope.Names() {
@@ -110,11 +117,14 @@ func run(pass *analysis.Pass) (any, error) {
 
 // checker holds one pass's state.
 type checker struct {
-	pass    *analysis.Pass
-	cfg     config
-	dirs    gosrc.Directives
-	ev      *evidence
-	atomics map[*types.TypeName][]string
+	pass *analysis.Pass
+	cfg  config
+	dirs gosrc.Directives
+	in   *inspector.Inspector
+	// evidence is collected the first time a finding needs it: most
+	// packages have no false sharing to prove.
+	evidence *evidence
+	atomics  map[*types.TypeName][]string
 	// found collects findings across GOARCHes and line sizes, so that one
 	// problem is reported once with every place it shows.
 	found    map[string]*finding
@@ -373,6 +383,14 @@ func heapOrGlobal(s *layout.Struct, line int64) ([]int64, string) {
 	return slices.Compact(all), strings.Join(reasons, "; ")
 }
 
+// ev returns the package's evidence, collecting it on first use.
+func (c *checker) ev() *evidence {
+	if c.evidence == nil {
+		c.evidence = collectEvidence(c.pass.TypesInfo, c.in)
+	}
+	return c.evidence
+}
+
 // reportOnce reports a message at a position once, however many GOARCHes
 // find it.
 func (c *checker) reportOnce(pos token.Pos, msg string) {
@@ -412,7 +430,7 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 		return
 	}
 	// Inferred paths are named after the hot member they write.
-	hotWriters := c.ev.writersOf(o.tn, baseMember(w))
+	hotWriters := c.ev().writersOf(o.tn, baseMember(w))
 	if c.isLock(o.typ, baseMember(w)) {
 		// A ...Locked helper runs with the type's locks held: what it
 		// touches is guarded, not falsely shared.
@@ -421,7 +439,7 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 		}
 	}
 	if other != "readers" {
-		otherWriters := c.ev.writersOf(o.tn, baseMember(other))
+		otherWriters := c.ev().writersOf(o.tn, baseMember(other))
 		if independent(hotWriters, otherWriters) {
 			a, b := orderedPair(s, baseMember(w), baseMember(other))
 			add(finding{rule: Neighbour, key: a + "|" + b, a: a, b: b,
@@ -430,7 +448,7 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 		return
 	}
 	for _, m := range lp.Members {
-		if u := readsWithout(c.ev.readersOf(o.tn, m), hotWriters); u != nil && len(hotWriters) > 0 {
+		if u := readsWithout(c.ev().readersOf(o.tn, m), hotWriters); u != nil && len(hotWriters) > 0 {
 			a, b := orderedPair(s, baseMember(w), m)
 			add(finding{rule: Neighbour, key: a + "|" + b, a: a, b: b,
 				why: fmt.Sprintf("%s reads %s without writing %s", funcName(u), m, baseMember(w))})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -23,22 +24,33 @@ const maxShardPaths = 64
 // (atomic.AddInt64(&s.n, 1), atomic.LoadUint32(&s.shards[i].state)):
 // such members are accessed concurrently, whatever their type says.
 func AtomicUses(files []*ast.File, info *types.Info) map[*types.TypeName][]string {
+	return AtomicUsesIn(func(yield func(*ast.CallExpr) bool) {
+		for _, f := range files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok && !yield(call) {
+					return false
+				}
+				return true
+			})
+		}
+	}, info)
+}
+
+// AtomicUsesIn is AtomicUses over the calls of a package however the
+// caller finds them (an analyzer has an inspector that lists them fast).
+func AtomicUsesIn(calls iter.Seq[*ast.CallExpr], info *types.Info) map[*types.TypeName][]string {
 	uses := map[*types.TypeName][]string{}
-	for _, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) == 0 || !isAtomicFunc(info, call.Fun) {
-				return true
-			}
-			addr, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
-			if !ok {
-				return true
-			}
-			if tn, member := MemberOf(info, addr.X); tn != nil && !slices.Contains(uses[tn], member) {
-				uses[tn] = append(uses[tn], member)
-			}
-			return true
-		})
+	for call := range calls {
+		if len(call.Args) == 0 || !isAtomicFunc(info, call.Fun) {
+			continue
+		}
+		addr, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
+		if !ok {
+			continue
+		}
+		if tn, member := MemberOf(info, addr.X); tn != nil && !slices.Contains(uses[tn], member) {
+			uses[tn] = append(uses[tn], member)
+		}
 	}
 	return uses
 }
