@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
 
@@ -17,6 +18,11 @@ import (
 type evidence struct {
 	writers map[memberKey]map[ast.Node]bool
 	readers map[memberKey]map[ast.Node]bool
+	// updaters are the functions that read-modify-write a member (an
+	// atomic add or compare-and-swap, taking a lock, x++): the writes
+	// that make a member hot. A member only ever stored is published,
+	// not hammered.
+	updaters map[memberKey]map[ast.Node]bool
 }
 
 type memberKey struct {
@@ -24,14 +30,25 @@ type memberKey struct {
 	member string // as gosrc.MemberOf writes it: "a.b", "a[]", "a[].b"
 }
 
-// Methods of sync/atomic types and of mutexes that store.
-var writingMethods = map[string]bool{
-	"Add": true, "Store": true, "Swap": true, "CompareAndSwap": true, "And": true, "Or": true,
-	"Lock": true, "Unlock": true, "RLock": true, "RUnlock": true, "TryLock": true, "TryRLock": true,
+// kind is how a function accesses a member.
+type kind int
+
+const (
+	load   kind = iota
+	store       // a plain or atomic store
+	update      // a read-modify-write: atomic add, swap, compare-and-swap, lock, x++
+)
+
+// Methods of sync/atomic types and of mutexes that store, and whether
+// they update.
+var writingMethods = map[string]kind{
+	"Store": store,
+	"Add":   update, "Swap": update, "CompareAndSwap": update, "And": update, "Or": update,
+	"Lock": update, "Unlock": update, "RLock": update, "RUnlock": update, "TryLock": update, "TryRLock": update,
 }
 
 func collectEvidence(info *types.Info, in *inspector.Inspector) *evidence {
-	ev := &evidence{writers: map[memberKey]map[ast.Node]bool{}, readers: map[memberKey]map[ast.Node]bool{}}
+	ev := &evidence{writers: map[memberKey]map[ast.Node]bool{}, readers: map[memberKey]map[ast.Node]bool{}, updaters: map[memberKey]map[ast.Node]bool{}}
 	filter := []ast.Node{(*ast.SelectorExpr)(nil)}
 	in.WithStack(filter, func(n ast.Node, push bool, stack []ast.Node) bool {
 		if !push {
@@ -58,9 +75,13 @@ func collectEvidence(info *types.Info, in *inspector.Inspector) *evidence {
 			return true
 		}
 		k := memberKey{tn, member}
-		if writes(info, sel, stack) {
+		switch accessKind(info, sel, stack) {
+		case update:
+			add(ev.updaters, k, unit)
 			add(ev.writers, k, unit)
-		} else {
+		case store:
+			add(ev.writers, k, unit)
+		default:
 			add(ev.readers, k, unit)
 		}
 		return true
@@ -86,10 +107,11 @@ func enclosingFunc(stack []ast.Node) ast.Node {
 	return nil
 }
 
-// writes reports whether the member access stores: the left of an
-// assignment or ++/--, the receiver of a storing method of an atomic or a
-// lock, or the address given to a storing sync/atomic function.
-func writes(info *types.Info, sel *ast.SelectorExpr, stack []ast.Node) bool {
+// accessKind says how the member access uses the member: the left of an
+// assignment stores, of an op-assignment or ++/-- updates; a method of an
+// atomic or a lock, or a sync/atomic function given the member's
+// address, stores or updates as its name says; anything else loads.
+func accessKind(info *types.Info, sel *ast.SelectorExpr, stack []ast.Node) kind {
 	i := len(stack) - 2
 	var child ast.Node = sel
 	// Skip index expressions and parentheses: x.a[i] = v writes x.a.
@@ -107,58 +129,78 @@ func writes(info *types.Info, sel *ast.SelectorExpr, stack []ast.Node) bool {
 		break
 	}
 	if i < 0 {
-		return false
+		return load
 	}
 	switch p := stack[i].(type) {
 	case *ast.AssignStmt:
 		for _, lhs := range p.Lhs {
 			if lhs == child {
-				return p.Tok != token.DEFINE
+				switch p.Tok {
+				case token.DEFINE:
+					return load
+				case token.ASSIGN:
+					return store
+				}
+				return update
 			}
 		}
 	case *ast.IncDecStmt:
-		return p.X == child
+		if p.X == child {
+			return update
+		}
 	case *ast.SelectorExpr:
 		// x.n.Add(1): a method of the member's type.
-		if p.X == child && writingMethods[p.Sel.Name] {
+		if k, ok := writingMethods[p.Sel.Name]; ok && p.X == child {
 			if f, ok := info.Uses[p.Sel].(*types.Func); ok && f.Pkg() != nil {
-				path := f.Pkg().Path()
-				return path == "sync/atomic" || path == "sync"
+				if path := f.Pkg().Path(); path == "sync/atomic" || path == "sync" {
+					return k
+				}
 			}
 		}
 	case *ast.UnaryExpr:
 		// atomic.AddInt64(&x.n, 1)
 		if p.Op == token.AND && i > 0 {
 			if call, ok := stack[i-1].(*ast.CallExpr); ok && len(call.Args) > 0 && call.Args[0] == p {
-				return storingAtomicFunc(info, call.Fun)
+				return atomicFuncKind(info, call.Fun)
 			}
 		}
 	}
-	return false
+	return load
 }
 
-func storingAtomicFunc(info *types.Info, fun ast.Expr) bool {
+// atomicFuncKind says how a sync/atomic function uses the address it is
+// given.
+func atomicFuncKind(info *types.Info, fun ast.Expr) kind {
 	sel, ok := ast.Unparen(fun).(*ast.SelectorExpr)
 	if !ok {
-		return false
+		return load
 	}
 	f, ok := info.Uses[sel.Sel].(*types.Func)
 	if !ok || f.Pkg() == nil || f.Pkg().Path() != "sync/atomic" {
-		return false
+		return load
 	}
 	name := f.Name()
-	for _, prefix := range []string{"Add", "Store", "Swap", "CompareAndSwap", "And", "Or"} {
-		if len(name) >= len(prefix) && name[:len(prefix)] == prefix {
-			return true
+	if strings.HasPrefix(name, "Store") {
+		return store
+	}
+	for _, prefix := range []string{"Add", "Swap", "CompareAndSwap", "And", "Or"} {
+		if strings.HasPrefix(name, prefix) {
+			return update
 		}
 	}
-	return false
+	return load
 }
 
 // writersOf returns the functions that write a member or any member
 // inside it (an aggregate, or an array's elements).
 func (ev *evidence) writersOf(tn types.Object, member string) map[ast.Node]bool {
 	return ev.collect(ev.writers, tn, member)
+}
+
+// updatersOf returns the functions that read-modify-write a member or a
+// member inside it.
+func (ev *evidence) updatersOf(tn types.Object, member string) map[ast.Node]bool {
+	return ev.collect(ev.updaters, tn, member)
 }
 
 func (ev *evidence) readersOf(tn types.Object, member string) map[ast.Node]bool {

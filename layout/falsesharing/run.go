@@ -162,7 +162,7 @@ func (c *checker) memberFacts(typ types.Type) []string {
 			t, suffix = a.Elem(), "[]"
 		}
 		n, ok := types.Unalias(t).(*types.Named)
-		if !ok || n.Obj().Pkg() == c.pass.Pkg {
+		if !ok || n.Obj().Pkg() == c.pass.Pkg || c.keptWhole(n) {
 			continue
 		}
 		var fact hotFact
@@ -175,11 +175,20 @@ func (c *checker) memberFacts(typ types.Type) []string {
 	return out
 }
 
+// keptWhole reports whether a type's values are used as one unit, so
+// that facts about their insides do not matter: the types of sync and
+// sync/atomic, which the layout keeps whole too, unless it is that
+// package being analysed.
+func (c *checker) keptWhole(n *types.Named) bool {
+	pkg := n.Obj().Pkg()
+	return pkg != nil && pkg != c.pass.Pkg && (pkg.Path() == "sync" || pkg.Path() == "sync/atomic")
+}
+
 // elementUses returns the members of an element type that are used
 // through sync/atomic or that facts mark hot, as paths under prefix.
 func (c *checker) elementUses(elem types.Type, prefix string) []string {
 	var out []string
-	if n, ok := types.Unalias(elem).(*types.Named); ok {
+	if n, ok := types.Unalias(elem).(*types.Named); ok && !c.keptWhole(n) {
 		for _, m := range c.atomics[n.Obj()] {
 			out = append(out, prefix+"."+m)
 		}
@@ -445,6 +454,14 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 			add(finding{rule: Neighbour, key: a + "|" + b, a: a, b: b,
 				why: fmt.Sprintf("%s and %s are written by different functions", a, b)})
 		}
+		return
+	}
+	// A member read beside a hot one suffers when the hot one is updated
+	// atomically (added to, swapped): a counter on every call. One that is
+	// only ever stored is published now and then. A lock beside the data
+	// it guards is Go's ordinary layout: readers of that data mostly hold
+	// the lock, and a lock is reported only beside other hot members.
+	if len(c.ev().updatersOf(o.tn, baseMember(w))) == 0 || c.isLock(o.typ, baseMember(w)) {
 		return
 	}
 	for _, m := range lp.Members {

@@ -210,17 +210,30 @@ func elementHot(f *layout.Field, hot map[string]string) map[string]string {
 // writing the element's hot members (or the whole element when it is a
 // hot value itself or they are not known).
 func shardPaths(f *layout.Field, why string, elemHot map[string]string) []*access.Path {
-	members := slices.Sorted(maps.Keys(elemHot))
-	if f.Elem != nil && len(members) > 0 && members[0] != "" {
-		// Keep the element's declared order.
-		slices.SortFunc(members, func(a, b string) int {
+	// The element's hot members that its layout names (one kept whole,
+	// such as a sync.Mutex, is named, its insides are not), in the
+	// element's declared order.
+	var members []string
+	if f.Elem != nil {
+		for _, m := range slices.Sorted(maps.Keys(elemHot)) {
+			if m != "" && f.Elem.Field(m) != nil {
+				members = append(members, m)
+			}
+		}
+		slices.SortStableFunc(members, func(a, b string) int {
 			return cmp.Compare(f.Elem.Field(a).Offset, f.Elem.Field(b).Offset)
 		})
-	} else {
+	}
+	if len(members) == 0 {
 		members = []string{""}
 	}
 	if why == "" {
 		why = elemHot[members[0]]
+		for _, w := range elemHot {
+			if why == "" {
+				why = w
+			}
+		}
 	}
 	var paths []*access.Path
 	for e := range min(f.Len, maxShardPaths) {
@@ -290,10 +303,16 @@ func concurrentType(t types.Type) string {
 
 func structHasConcurrent(st *types.Struct) bool {
 	for i := range st.NumFields() {
-		if concurrentType(st.Field(i).Type()) != "" {
+		t := st.Field(i).Type()
+		if concurrentType(t) != "" {
 			return true
 		}
-		if inner, ok := st.Field(i).Type().Underlying().(*types.Struct); ok && structHasConcurrent(inner) {
+		// The insides of sync's and sync/atomic's types are theirs: a
+		// sync.Pool holds atomics, but is no hot value of its own.
+		if n, ok := types.Unalias(t).(*types.Named); ok && opaque(n) {
+			continue
+		}
+		if inner, ok := t.Underlying().(*types.Struct); ok && structHasConcurrent(inner) {
 			return true
 		}
 	}
@@ -310,7 +329,9 @@ func MemberVars(typ types.Type) map[string]*types.Var {
 		if !ok {
 			return
 		}
-		if n, ok := types.Unalias(t).(*types.Named); ok && opaque(n) {
+		// Members of sync and sync/atomic types are kept whole, except
+		// at the top: the analysis of package sync names Pool's members.
+		if n, ok := types.Unalias(t).(*types.Named); ok && opaque(n) && prefix != "" {
 			return
 		}
 		for i := range st.NumFields() {
