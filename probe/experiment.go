@@ -153,6 +153,9 @@ func Run(ctx context.Context, variants []Variant, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Emulate > 0 && (o.HostLine <= 0 || o.Spacing < o.HostLine || o.Spacing%o.HostLine != 0) {
+		return nil, fmt.Errorf("emulated lines must be a positive multiple of the host's %d-byte line apart, not %d (use -spacing %d)", o.HostLine, o.Spacing, 2*o.HostLine)
+	}
 	var plans []*variantPlan
 	var cases []*Case
 	for _, v := range variants {
@@ -201,6 +204,12 @@ func Run(ctx context.Context, variants []Variant, o Options) (*Result, error) {
 			if err := c.runOnce(ctx, planOf[c.Variant], cpus, o); err != nil {
 				return nil, err
 			}
+			if ctx.Err() != nil {
+				// The run was cut short: it is no sample.
+				r.Interrupted = true
+				r.dropPartialRound(round)
+				return r, nil
+			}
 		}
 		r.Rounds = round + 1
 	}
@@ -237,6 +246,11 @@ func usableCPUs(want []int) ([]int, error) {
 	}
 	if len(cpus) < 2 {
 		return nil, fmt.Errorf("the probe needs at least 2 CPUs to make two of them share a line; the affinity mask allows %v (run on a machine, or with a mask, of 2 or more)", cpus)
+	}
+	for i, c := range cpus {
+		if slices.Contains(cpus[:i], c) {
+			return nil, fmt.Errorf("-cpus names CPU %d twice: each worker needs a CPU of its own", c)
+		}
 	}
 	return cpus, nil
 }

@@ -105,29 +105,26 @@ func placeEmulated(objects []*layout.Struct, phases []int64, words [][]wordAcces
 		em.slots[i] = map[int64]int64{}
 	}
 	for h, k := range keys {
-		// One 8-byte slot per signature, in the order of the words.
-		var spans []wordSpan
-		for w := range who[k] {
-			spans = append(spans, w)
-		}
-		slices.SortFunc(spans, func(x, y wordSpan) int { return int(x.off - y.off) })
+		// Words that overlap (a 4-byte read inside an 8-byte write) are
+		// one word, accessed by all of their accessors; then one 8-byte
+		// slot per signature, in the order of the words.
+		spans := mergeOverlapping(who[k])
 		slot := map[string]int64{}
 		hostLine := int64(h) * e.spacing
 		for _, w := range spans {
-			ws := slices.Clone(who[k][w])
-			slices.Sort(ws)
-			sig := strings.Join(ws, ",")
-			at, ok := slot[sig]
+			at, ok := slot[w.sig]
 			if !ok {
 				at = hostLine + 8*int64(len(slot))
-				slot[sig] = at
+				slot[w.sig] = at
 			}
-			em.slots[k.obj][w.off] = at
+			for off := w.off; off < w.end; off += 4 {
+				em.slots[k.obj][off] = at + off - w.off
+			}
 		}
 		if used := 8 * int64(len(slot)); used > e.host {
 			a.close()
 			return nil, fmt.Errorf("cannot emulate %d-byte lines on %d-byte ones: line %d of %s is accessed in %d different ways (%s), more than the %d slots of a host line",
-				e.target, e.host, k.line, objects[k.obj].Name, len(slot), strings.Join(membersIn(objects[k.obj], spans), ", "), e.host/8)
+				e.target, e.host, k.line, objects[k.obj].Name, len(slot), strings.Join(membersIn(objects[k.obj], spanList(spans)), ", "), e.host/8)
 		}
 	}
 	return em, nil
@@ -145,6 +142,53 @@ func (em *emulated) close() error { return em.arena.close() }
 
 // wordSpan is an accessed word of an object.
 type wordSpan struct{ off, end int64 }
+
+// signed is a word with the sorted list of its accessors, joined.
+type signed struct {
+	wordSpan
+	sig string
+}
+
+// mergeOverlapping merges words whose bytes overlap, with the union of
+// their accessors, and returns them in offset order. Words are aligned
+// 4- or 8-byte words, so a merged word is at most 8 bytes.
+func mergeOverlapping(who map[wordSpan][]string) []signed {
+	var spans []wordSpan
+	for w := range who {
+		spans = append(spans, w)
+	}
+	slices.SortFunc(spans, func(x, y wordSpan) int {
+		if x.off != y.off {
+			return int(x.off - y.off)
+		}
+		return int(x.end - y.end)
+	})
+	var merged []wordSpan
+	var accessors [][]string
+	for _, w := range spans {
+		if n := len(merged); n > 0 && w.off < merged[n-1].end {
+			merged[n-1].end = max(merged[n-1].end, w.end)
+			accessors[n-1] = append(accessors[n-1], who[w]...)
+			continue
+		}
+		merged = append(merged, w)
+		accessors = append(accessors, slices.Clone(who[w]))
+	}
+	out := make([]signed, len(merged))
+	for i, w := range merged {
+		slices.Sort(accessors[i])
+		out[i] = signed{w, strings.Join(slices.Compact(accessors[i]), ",")}
+	}
+	return out
+}
+
+func spanList(s []signed) []wordSpan {
+	out := make([]wordSpan, len(s))
+	for i, w := range s {
+		out[i] = w.wordSpan
+	}
+	return out
+}
 
 // membersIn names the leaf members with bytes in the spans.
 func membersIn(s *layout.Struct, spans []wordSpan) []string {

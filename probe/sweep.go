@@ -89,6 +89,14 @@ func Sweep(ctx context.Context, o SweepOptions) (*SweepResult, error) {
 			if err != nil {
 				return nil, err
 			}
+			if ctx.Err() != nil {
+				// The run was cut short: it is no sample.
+				r.Interrupted = true
+				for _, p := range all {
+					p.Writer, p.Reader = p.Writer[:round], p.Reader[:round]
+				}
+				return r, nil
+			}
 			pt.Writer = append(pt.Writer, w)
 			pt.Reader = append(pt.Reader, rd)
 		}

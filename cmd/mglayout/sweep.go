@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mglayout/mglayout/probe"
@@ -44,7 +46,7 @@ func sweepFlags(fs *flag.FlagSet) func(*context, []string) error {
 		if len(args) > 0 {
 			return usagef("sweep takes no arguments")
 		}
-		cpuList, err := parseCPUs(*cpus)
+		cpuList, err := parseCPUOrder(*cpus)
 		if err != nil {
 			return err
 		}
@@ -90,6 +92,23 @@ func cutComma(s string) (string, string, bool) {
 		}
 	}
 	return s, "", false
+}
+
+// parseCPUOrder parses a list of CPUs keeping its order and repeats
+// (sweep's writer comes first), where parseCPUs sorts ranges.
+func parseCPUOrder(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var cpus []int
+	for _, w := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(w))
+		if err != nil || n < 0 {
+			return nil, usagef("-cpus %s: %q is not a CPU number (use e.g. 1,0: the writer's CPU, then the reader's)", s, w)
+		}
+		cpus = append(cpus, n)
+	}
+	return cpus, nil
 }
 
 func parseCPUs(s string) ([]int, error) {
