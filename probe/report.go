@@ -134,7 +134,7 @@ func WriteProbe(w io.Writer, r *Result, predict func(variant, path string) *Pred
 		if c := r.find(variants[0], p.Name, false); c != nil {
 			n = c.CPUs
 		}
-		fmt.Fprintf(&b, "\n%s (on %d of its %s CPUs beside the writers, unthrottled)\n", p.Name, n, p.CPUsString())
+		fmt.Fprintf(&b, "\n%s (measured on %d %s beside the writers, unthrottled)\n", p.Name, n, plural(n, "CPU", "CPUs"))
 		rows := [][]string{{"variant", "ops/s", "with writers vs alone", "predicted"}}
 		for _, v := range variants {
 			with, alone := r.find(v, p.Name, false), r.find(v, p.Name, true)
