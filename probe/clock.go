@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/probe/stats"
 )
 
@@ -301,7 +302,7 @@ func WriteClocks(w io.Writer, r *ClockResult) error {
 		rows = append(rows, []string{row.Name, row.Via, nanos(stats.Summarize(row.Samples)), ref})
 	}
 	if len(rows) > 1 {
-		table(&b, rows)
+		textfmt.Table(&b, "", rows)
 	} else {
 		b.WriteString("no row could be measured.\n")
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/probe/stats"
 )
 
@@ -325,7 +326,7 @@ func WriteKernelFigures(w io.Writer, r *KernelResult) error {
 	for _, wl := range r.Workloads {
 		rows = append(rows, []string{wl.Name, fmt.Sprint(wl.Workers()), fmt.Sprint(wl.Bytes), rate(stats.Summarize(wl.Total)), rate(stats.Summarize(wl.PerThread()))})
 	}
-	table(&b, rows)
+	textfmt.Table(&b, "", rows)
 	b.WriteString("\nper worker (iterations/s):\n")
 	for _, wl := range r.Workloads {
 		var cells []string

@@ -3,10 +3,10 @@ package probe
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/probe/stats"
 )
@@ -31,7 +31,7 @@ func WriteSweep(w io.Writer, r *SweepResult) error {
 		}
 		rows = append(rows, []string{fmt.Sprint(p.Distance), rate(ws), rate(rs), vs})
 	}
-	table(&b, rows)
+	textfmt.Table(&b, "", rows)
 	in := r.Interference()
 	switch {
 	case r.Rounds < stats.MinForCI:
@@ -55,39 +55,7 @@ func rate(s stats.Summary) string {
 	if s.N == 0 {
 		return "-"
 	}
-	return si(s.Median) + " ± " + s.RangePct()
-}
-
-// si writes a rate with an SI prefix.
-func si(v float64) string {
-	switch a := math.Abs(v); {
-	case a >= 1e9:
-		return fmt.Sprintf("%.3gG", v/1e9)
-	case a >= 1e6:
-		return fmt.Sprintf("%.3gM", v/1e6)
-	case a >= 1e3:
-		return fmt.Sprintf("%.3gk", v/1e3)
-	}
-	return fmt.Sprintf("%.3g", v)
-}
-
-func table(b *strings.Builder, rows [][]string) {
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
-	}
-	for _, r := range rows {
-		for i, c := range r {
-			if i == len(r)-1 {
-				b.WriteString(c)
-			} else {
-				fmt.Fprintf(b, "%s%s  ", c, strings.Repeat(" ", widths[i]-len([]rune(c))))
-			}
-		}
-		b.WriteString("\n")
-	}
+	return textfmt.SI(s.Median) + " ± " + s.RangePct()
 }
 
 // Prediction is what the static analysis says of a path in the measured
@@ -166,7 +134,7 @@ func WriteProbe(w io.Writer, r *Result, predict func(variant, path string) *Pred
 			rows = append(rows, []string{"  " + v + " vs " + variants[0], cmp.DeltaString(), cmp.PString(), ""})
 		}
 		var sb strings.Builder
-		table(&sb, rows)
+		textfmt.Table(&sb, "", rows)
 		for _, line := range strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n") {
 			fmt.Fprintf(&b, "  %s\n", line)
 		}

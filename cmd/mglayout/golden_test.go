@@ -2,11 +2,11 @@ package main
 
 import (
 	"bytes"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	goldenfile "github.com/mglayout/mglayout/internal/golden"
 )
 
 // TestGolden runs command lines on the built-in kernel models and compares
@@ -48,34 +48,5 @@ func TestGolden(t *testing.T) {
 
 func golden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (run go test -update and review the diff):\n%s", path, firstDiff(string(want), string(got)))
-	}
-}
-
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(wl), len(gl)) {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return fmt.Sprintf("line %d:\nwant: %s\ngot:  %s", i+1, w, g)
-		}
-	}
-	return ""
+	goldenfile.Check(t, path, got, *update)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/structs"
@@ -139,7 +140,7 @@ func writeModelVerdicts(ctx *context, r *probe.KernelResult) error {
 			}
 			rows = append(rows, row)
 		}
-		hostTable(&b, "  ", rows)
+		textfmt.Table(&b, "  ", rows)
 		for _, line := range []int64{64, 128} {
 			wrapLine(&b, fmt.Sprintf("%d B: %s", line, falseSharingAt(&oa, line)), "  ", "    ")
 		}
@@ -219,25 +220,4 @@ func hostLines(xs []int64) string {
 		return "-"
 	}
 	return strings.Join(parts, ",")
-}
-
-// hostTable writes rows as columns two spaces apart, each line indented.
-func hostTable(b *strings.Builder, indent string, rows [][]string) {
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
-	}
-	for _, r := range rows {
-		b.WriteString(indent)
-		for i, c := range r {
-			if i == len(r)-1 {
-				b.WriteString(c)
-			} else {
-				fmt.Fprintf(b, "%s%s  ", c, strings.Repeat(" ", widths[i]-len([]rune(c))))
-			}
-		}
-		b.WriteString("\n")
-	}
 }

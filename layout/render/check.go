@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
@@ -82,7 +83,7 @@ func checkObject(b *strings.Builder, oa *sharing.ObjectAnalysis, lines []int64) 
 		}
 		rows = append(rows, row)
 	}
-	writeTable(b, "  ", rows)
+	textfmt.Table(b, "  ", rows)
 	b.WriteString("  (B/phase: line size and the object's offset in its first line; [n×128]: 128-byte\n   blocks touched, the pairs the adjacent-line prefetcher fetches; !: false sharing)\n")
 
 	// Cases of one line size whose reports read the same are printed
@@ -530,25 +531,4 @@ func compactList(xs []int64) string {
 		i = j + 1
 	}
 	return strings.Join(parts, ",")
-}
-
-// writeTable writes rows with columns padded to their widest cell.
-func writeTable(b *strings.Builder, indent string, rows [][]string) {
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
-	}
-	for _, r := range rows {
-		b.WriteString(indent)
-		for i, c := range r {
-			if i == len(r)-1 {
-				b.WriteString(c)
-			} else {
-				fmt.Fprintf(b, "%s%s  ", c, strings.Repeat(" ", widths[i]-len([]rune(c))))
-			}
-		}
-		b.WriteString("\n")
-	}
 }

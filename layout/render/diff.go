@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/diff"
 )
@@ -63,7 +64,7 @@ func DiffText(w io.Writer, r *diff.Result) error {
 				figuresCell(row.Old, row.Line), "→", figuresCell(row.New, row.Line), verdict,
 			})
 		}
-		writeTable(&b, "    ", table)
+		textfmt.Table(&b, "    ", table)
 	}
 	if len(unchanged) > 0 {
 		for i, line := range wrap("unchanged in every case: "+strings.Join(unchanged, ", "), 76) {

@@ -4,56 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
+	goldenfile "github.com/mglayout/mglayout/internal/golden"
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/structs"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites the file under
-// -update. The golden files are reviewed in the diff like code.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (run go test -update and review the diff):\n%s", path, firstDiff(string(want), string(got)))
-	}
-}
-
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(wl), len(gl)) {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return fmt.Sprintf("line %d:\nwant: %s\ngot:  %s", i+1, w, g)
-		}
-	}
-	return ""
-}
 
 func models(t *testing.T) []*layout.Struct {
 	t.Helper()
@@ -94,7 +55,7 @@ func TestGolden(t *testing.T) {
 				if err := f.render(&buf, all, render.Options{Lines: []int64{64, 128}, Expand: expand}); err != nil {
 					t.Fatal(err)
 				}
-				golden(t, name, buf.Bytes())
+				goldenfile.Check(t, filepath.Join("testdata", name), buf.Bytes(), *update)
 			})
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/probe"
@@ -885,7 +886,7 @@ func newHTMLSweep(sw *Sweep) *htmlSweep {
 		y := func(v float64) float64 { return top + swPanelH - v/ytop*swPanelH }
 		for _, t := range ticks {
 			c.line("grid", swLeft, y(t), swLeft+swPlotW, y(t))
-			c.text("tick-label", swLeft-6, y(t)+4, "end", si(t))
+			c.text("tick-label", swLeft-6, y(t)+4, "end", textfmt.SI(t))
 		}
 		c.text("axis-label", 16, top+swPanelH/2, "middle", pn.name+" ops/s").Transform = fmt.Sprintf("rotate(-90 16 %s)", num(top+swPanelH/2))
 		for d := 0.0; d <= xmax; d += xstep {
@@ -898,9 +899,9 @@ func newHTMLSweep(sw *Sweep) *htmlSweep {
 		// The far control: its interval as a band, its median dashed.
 		far := pn.stat(sw.Far)
 		if far.N > 0 {
-			c.rect("far-band", swLeft, y(far.Hi), swPlotW, y(far.Lo)-y(far.Hi), "", fmt.Sprintf("far control at %d B: %s, 95%% interval %s–%s", sw.Far.Distance, si(far.Median), si(far.Lo), si(far.Hi)))
+			c.rect("far-band", swLeft, y(far.Hi), swPlotW, y(far.Lo)-y(far.Hi), "", fmt.Sprintf("far control at %d B: %s, 95%% interval %s–%s", sw.Far.Distance, textfmt.SI(far.Median), textfmt.SI(far.Lo), textfmt.SI(far.Hi)))
 			c.line("far", swLeft, y(far.Median), swLeft+swPlotW, y(far.Median))
-			c.text("far-label", swLeft+swPlotW+8, y(far.Median)+4, "start", fmt.Sprintf("far control (%d B): %s", sw.Far.Distance, si(far.Median)))
+			c.text("far-label", swLeft+swPlotW+8, y(far.Median)+4, "start", fmt.Sprintf("far control (%d B): %s", sw.Far.Distance, textfmt.SI(far.Median)))
 			c.text("far-label", swLeft+swPlotW+8, y(far.Median)+18, "start", "shaded: its 95 % interval")
 		}
 		var d strings.Builder
@@ -929,7 +930,7 @@ func newHTMLSweep(sw *Sweep) *htmlSweep {
 			c.line("errorbar "+pn.class, px-3, y(st.Lo), px+3, y(st.Lo)).Stroke = pn.color
 			c.line("errorbar "+pn.class, px-3, y(st.Hi), px+3, y(st.Hi)).Stroke = pn.color
 			c.circle("point "+pn.class, px, y(st.Median), 3.5, pn.color,
-				fmt.Sprintf("%s at %d B: %s ops/s, 95%% interval %s–%s (n=%d)", pn.name, p.Distance, si(st.Median), si(st.Lo), si(st.Hi), st.N))
+				fmt.Sprintf("%s at %d B: %s ops/s, 95%% interval %s–%s (n=%d)", pn.name, p.Distance, textfmt.SI(st.Median), textfmt.SI(st.Lo), textfmt.SI(st.Hi), st.N))
 		}
 		c.text("panel-title", swLeft+8, top+14, "start", pn.name+" (median and 95 % interval per distance)")
 	}
@@ -1043,7 +1044,7 @@ func probeChart(p *Probe) *svgChart {
 	for _, t := range ticks {
 		c.line("grid", x(t), prTop, x(t), plotBottom)
 		c.line("tick", x(t), plotBottom, x(t), plotBottom+5)
-		c.text("tick-label", x(t), plotBottom+17, "middle", si(t))
+		c.text("tick-label", x(t), plotBottom+17, "middle", textfmt.SI(t))
 	}
 	c.line("axis", prLeft, prTop, prLeft, plotBottom)
 	c.line("axis", prLeft, plotBottom, prLeft+prPlotW, plotBottom)
@@ -1069,7 +1070,7 @@ func probeChart(p *Probe) *svgChart {
 			if st.N < stats.MinForCI {
 				interval = "range (too few samples for a 95% interval)"
 			}
-			tip := fmt.Sprintf("%s, %s, %s: %s ops/s, %s %s–%s, n=%d, %d CPUs", cs.Variant, cs.Path, with, si(st.Median), interval, si(st.Lo), si(st.Hi), st.N, cs.CPUs)
+			tip := fmt.Sprintf("%s, %s, %s: %s ops/s, %s %s–%s, n=%d, %d CPUs", cs.Variant, cs.Path, with, textfmt.SI(st.Median), interval, textfmt.SI(st.Lo), textfmt.SI(st.Hi), st.N, cs.CPUs)
 			bar := c.rect("bar", prLeft, y, x(st.Median)-prLeft, prBarH, color, tip)
 			bar.Data = cs.Variant + "|" + cs.Path + "|" + with
 			if !cs.Writers {
@@ -1081,7 +1082,7 @@ func probeChart(p *Probe) *svgChart {
 				c.line("whisker", x(st.Lo), cy-5, x(st.Lo), cy+5)
 				c.line("whisker", x(st.Hi), cy-5, x(st.Hi), cy+5)
 			}
-			c.text("value-label", max(x(st.Median), x(st.Hi))+6, y+13, "start", si(st.Median))
+			c.text("value-label", max(x(st.Median), x(st.Hi))+6, y+13, "start", textfmt.SI(st.Median))
 			y += prBarH + prBarG
 		}
 	}

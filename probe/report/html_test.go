@@ -17,12 +17,12 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/net/html"
-
+	goldenfile "github.com/mglayout/mglayout/internal/golden"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
+	"golang.org/x/net/html"
 )
 
 var (
@@ -153,7 +153,7 @@ func TestHTMLSynthetic(t *testing.T) {
 	r := syntheticReport(t)
 	out := renderHTML(t, r)
 	checkHTML(t, out, r)
-	golden(t, filepath.Join("testdata", "report_synthetic.html"), out)
+	goldenfile.Check(t, filepath.Join("testdata", "report_synthetic.html"), out, *update)
 
 	// Deterministic: the same report renders to the same bytes.
 	if again := renderHTML(t, r); !bytes.Equal(out, again) {
@@ -238,30 +238,6 @@ func TestHTMLEmpty(t *testing.T) {
 	checkHTML(t, out, r)
 	if !strings.Contains(textOf(parse(t, out)), "No probe ran.") {
 		t.Errorf("an empty report does not say that no probe ran")
-	}
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./probe/report -run %s -update to create it)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := range min(len(gl), len(wl)) {
-			if gl[i] != wl[i] {
-				t.Errorf("%s differs at line %d:\n got: %.300s\nwant: %.300s\n(go test ./probe/report -run %s -update rewrites it)", path, i+1, gl[i], wl[i], t.Name())
-				return
-			}
-		}
-		t.Errorf("%s differs: %d lines, want %d (go test ./probe/report -run %s -update rewrites it)", path, len(gl), len(wl), t.Name())
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 	"github.com/mglayout/mglayout/probe/stats"
@@ -170,23 +171,11 @@ func statText(s Stat) string {
 	if s.N == 0 {
 		return "-"
 	}
-	text := si(s.Median)
+	text := textfmt.SI(s.Median)
 	if s.N >= stats.MinForCI && s.Median != 0 {
 		text += fmt.Sprintf(" ± %.0f%%", 100*math.Max(s.Hi/s.Median-1, 1-s.Lo/s.Median))
 	}
 	return text
-}
-
-func si(v float64) string {
-	switch a := math.Abs(v); {
-	case a >= 1e9:
-		return fmt.Sprintf("%.3gG", v/1e9)
-	case a >= 1e6:
-		return fmt.Sprintf("%.3gM", v/1e6)
-	case a >= 1e3:
-		return fmt.Sprintf("%.3gk", v/1e3)
-	}
-	return fmt.Sprintf("%.3g", v)
 }
 
 // para writes text wrapped at the report's width.
