@@ -162,6 +162,9 @@ func (s *Struct) Validate() error {
 	for i := range s.Fields {
 		f := &s.Fields[i]
 		lo, hi := int64(0), s.Size
+		if f.Parent < -1 {
+			return fmt.Errorf("%s: %s has parent %d", s.Name, f.Path, f.Parent)
+		}
 		if f.Parent >= 0 {
 			if f.Parent >= i {
 				return fmt.Errorf("%s: %s listed before its parent", s.Name, f.Path)
@@ -180,16 +183,21 @@ func (s *Struct) Validate() error {
 			return fmt.Errorf("%s: %s at %d is not %d-aligned", s.Name, f.Path, f.Offset, f.Align)
 		}
 	}
-	last := map[int]int64{}
+	// last[p+1] is where the last member seen of the aggregate at p
+	// starts, -1 before any.
+	last := make([]int64, len(s.Fields)+1)
+	for i := range last {
+		last[i] = -1
+	}
 	for i := range s.Fields {
 		f := &s.Fields[i]
 		// A bitfield's storage unit may start before the previous member
 		// (pahole's "bitfield combined with previous fields"); its first
 		// bit may not.
-		if prev, ok := last[f.Parent]; ok && f.bitStart() < prev {
+		if prev := last[f.Parent+1]; prev >= 0 && f.bitStart() < prev {
 			return fmt.Errorf("%s: %s at %d listed after a sibling at %d", s.Name, f.Path, f.bitStart(), prev)
 		}
-		last[f.Parent] = f.bitStart()
+		last[f.Parent+1] = f.bitStart()
 	}
 	return nil
 }

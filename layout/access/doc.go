@@ -9,7 +9,8 @@
 // gets them inferred. The sharing analysis turns paths into the lines each
 // one touches and the writer/reader pairs that meet on a line.
 //
-// The textual form, used by directives and by layout JSON, is
+// The textual form, used by directives, by layout JSON and by the paths
+// files that give C structs read from DWARF their paths (ParseSidecar), is
 //
 //	NAME [cpus=all|N] [rate=hot|N/s] OP=member[,member...] ...
 //

@@ -71,27 +71,17 @@ func crossed(lines []int64, after, upTo int64) []boundary {
 }
 
 // naturalAlign is the alignment the members alone require; a larger
-// Struct.Align was forced (an aligned attribute or directive).
+// Struct.Align was forced (an aligned attribute or directive), a smaller
+// one means the struct is packed. Members whose alignment an attribute
+// forced do not count, as pahole does not count them.
 func naturalAlign(s *layout.Struct) int64 {
 	a := int64(1)
 	for _, i := range s.Members(-1) {
-		a = max(a, s.Fields[i].Align)
-	}
-	return a
-}
-
-// paddedMembers counts the direct members of parent that are structs with
-// tail padding, and sums that padding: pahole's "paddings".
-func paddedMembers(s *layout.Struct, parent int) (n int, sum int64) {
-	for _, i := range s.Members(parent) {
-		if s.Fields[i].Kind == layout.KindStruct {
-			if p := s.TailPadding(i); p > 0 {
-				n++
-				sum += p
-			}
+		if f := &s.Fields[i]; !f.ForcedAlign {
+			a = max(a, f.Align)
 		}
 	}
-	return n, sum
+	return a
 }
 
 func phaseSummary(s *layout.Struct, lines []int64) string {

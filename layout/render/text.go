@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/mglayout/mglayout/layout"
@@ -13,15 +14,19 @@ import (
 // a column per line size giving the line (or range of lines) each member
 // occupies when the object starts on a line boundary.
 func Text(w io.Writer, structs []*layout.Struct, o Options) error {
+	// One struct at a time: a vmlinux has thousands.
 	var b strings.Builder
 	for i, s := range structs {
+		b.Reset()
 		if i > 0 {
 			b.WriteString("\n")
 		}
 		textStruct(&b, s, o)
+		if _, err := io.WriteString(w, b.String()); err != nil {
+			return err
+		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return nil
 }
 
 // textWriter holds the column widths of one struct.
@@ -42,7 +47,7 @@ func textStruct(b *strings.Builder, s *layout.Struct, o Options) {
 		}
 		t.nameW = max(t.nameW, len(f.Name)+1)
 		for k, l := range o.Lines {
-			t.lineW[k] = max(t.lineW[k], len(f.Lines(l, 0).String()), len(fmt.Sprint(l)))
+			t.lineW[k] = max(t.lineW[k], spanWidth(f.Lines(l, 0)), digits(l))
 		}
 	}
 
@@ -61,15 +66,25 @@ func textStruct(b *strings.Builder, s *layout.Struct, o Options) {
 	fmt.Fprintf(b, "struct %s {\n", s.Name)
 	t.columnHeader()
 
-	var last int64             // offset up to which boundaries have been marked
-	prevEnd := map[int]int64{} // per aggregate, the end of its last member so far
+	var last int64              // offset up to which boundaries have been marked
+	prevMember := map[int]int{} // per aggregate, the index of its last member so far
+	gaps := map[int][]layout.Gap{}
 	for _, i := range o.visible(s) {
 		f := &s.Fields[i]
 		indent := strings.Repeat("\t", f.Depth+1)
-		if end, ok := prevEnd[f.Parent]; ok && f.Offset > end {
-			fmt.Fprintf(b, "\n%s/* XXX %d bytes hole, try to pack */\n\n", indent, f.Offset-end)
+		if _, ok := gaps[f.Parent]; !ok {
+			gaps[f.Parent] = s.Gaps(f.Parent)
 		}
-		prevEnd[f.Parent] = max(prevEnd[f.Parent], f.End())
+		prev, ok := prevMember[f.Parent]
+		if !ok {
+			prev = -1
+		}
+		prevMember[f.Parent] = i
+		for _, g := range gaps[f.Parent] {
+			if g.After == prev {
+				t.hole(indent, g)
+			}
+		}
 		for _, bd := range crossed(o.Lines, last, f.Offset) {
 			fmt.Fprintf(b, "%s/* --- %s boundary (%d bytes)", indent, bd.label(), bd.offset)
 			if ago := f.Offset - bd.offset; ago > 0 {
@@ -87,29 +102,13 @@ func textStruct(b *strings.Builder, s *layout.Struct, o Options) {
 		t.closeAggregates(i)
 	}
 
-	members := s.Members(-1)
-	var sum int64
-	for _, i := range members {
-		sum += s.Fields[i].Size
-	}
+	sum := s.Summary(-1)
 	var counts []string
 	for _, l := range o.Lines {
 		counts = append(counts, fmt.Sprintf("%d at %d B", s.LineCount(l), l))
 	}
-	fmt.Fprintf(b, "\n\t/* size: %d, cachelines: %s, members: %d */\n", s.Size, strings.Join(counts, ", "), len(members))
-	if holes := s.DirectHoles(-1); len(holes) > 0 {
-		var hs int64
-		for _, h := range holes {
-			hs += h.Size
-		}
-		fmt.Fprintf(b, "\t/* sum members: %d, holes: %d, sum holes: %d */\n", sum, len(holes), hs)
-	}
-	if p := s.TailPadding(-1); p > 0 {
-		fmt.Fprintf(b, "\t/* padding: %d */\n", p)
-	}
-	if n, ps := paddedMembers(s, -1); n > 0 {
-		fmt.Fprintf(b, "\t/* paddings: %d, sum paddings: %d */\n", n, ps)
-	}
+	fmt.Fprintf(b, "\n\t/* size: %d, cachelines: %s, members: %d */\n", s.Size, strings.Join(counts, ", "), sum.Members)
+	summaryLines(b, sum)
 	var lastLine []string
 	for _, l := range o.Lines {
 		if r := s.Size % l; r != 0 {
@@ -120,11 +119,72 @@ func textStruct(b *strings.Builder, s *layout.Struct, o Options) {
 		fmt.Fprintf(b, "\t/* last cacheline: %s */\n", strings.Join(lastLine, ", "))
 	}
 	fmt.Fprintf(b, "\t/* phases: %s (object aligned to %d) */\n", phaseSummary(s, o.Lines), s.Align)
-	if s.Align > naturalAlign(s) {
+	switch natural := naturalAlign(s); {
+	case s.Align > natural:
 		fmt.Fprintf(b, "} __attribute__((__aligned__(%d)));\n", s.Align)
-	} else {
+	case s.Align < natural:
+		b.WriteString("} __attribute__((__packed__));\n")
+	default:
 		b.WriteString("};\n")
 	}
+}
+
+// summaryLines writes pahole's figures after the size line, in pahole's
+// order and words: members and holes, bitfields and bit holes, padding,
+// padded struct members, bit padding, forced alignments.
+func summaryLines(b *strings.Builder, sum layout.Summary) {
+	if sum.HoleSum > 0 || sum.BitSum > 0 {
+		if sum.Bytes > 0 {
+			fmt.Fprintf(b, "\t/* sum members: %d", sum.Bytes)
+			if sum.HoleSum > 0 {
+				fmt.Fprintf(b, ", holes: %d, sum holes: %d", sum.Holes, sum.HoleSum)
+			}
+			b.WriteString(" */\n")
+		}
+		if sum.Bits > 0 {
+			fmt.Fprintf(b, "\t/* sum bitfield members: %d bits", sum.Bits)
+			if sum.BitSum > 0 {
+				fmt.Fprintf(b, ", bit holes: %d, sum bit holes: %d bits", sum.BitHoles, sum.BitSum)
+			} else {
+				fmt.Fprintf(b, " (%d bytes)", sum.Bits/8)
+			}
+			b.WriteString(" */\n")
+		}
+	}
+	if sum.Padding > 0 {
+		fmt.Fprintf(b, "\t/* padding: %d */\n", sum.Padding)
+	}
+	if sum.Paddings > 0 {
+		fmt.Fprintf(b, "\t/* paddings: %d, sum paddings: %d */\n", sum.Paddings, sum.PaddingSum)
+	}
+	if sum.BitPadding > 0 {
+		fmt.Fprintf(b, "\t/* bit_padding: %d bits */\n", sum.BitPadding)
+	}
+	if sum.Forced > 0 {
+		fmt.Fprintf(b, "\t/* forced alignments: %d", sum.Forced)
+		if sum.ForcedHoles > 0 {
+			fmt.Fprintf(b, ", forced holes: %d, sum forced holes: %d", sum.ForcedHoles, sum.ForcedSum)
+		}
+		b.WriteString(" */\n")
+	}
+}
+
+// hole writes pahole's comments for a gap between two members.
+func (t *textWriter) hole(indent string, g layout.Gap) {
+	if g.Bits > 0 {
+		fmt.Fprintf(t.b, "\n%s/* XXX %d %s hole, try to pack */\n", indent, g.Bits, units(g.Bits, "bit"))
+	}
+	if g.Bytes > 0 {
+		fmt.Fprintf(t.b, "\n%s/* XXX %d %s hole, try to pack */\n", indent, g.Bytes, units(g.Bytes, "byte"))
+	}
+	t.b.WriteString("\n")
+}
+
+func units(n int64, unit string) string {
+	if n == 1 {
+		return unit
+	}
+	return unit + "s"
 }
 
 // columnHeader labels the offset, size and line columns.
@@ -137,15 +197,68 @@ func (t *textWriter) columnHeader() {
 	fmt.Fprintf(t.b, "\t%s /* offset  size | line %s */\n", pad, strings.Join(cols, " "))
 }
 
-// member writes one member line: type, name, offset, size and lines.
+// member writes one member line: type, name, offset, size and lines. It
+// is the line written most, so it appends rather than formats.
 func (t *textWriter) member(indent, typ, name string, f *layout.Field) {
-	var cols []string
-	for k, l := range t.o.Lines {
-		cols = append(cols, fmt.Sprintf("%*s", t.lineW[k], f.Lines(l, 0)))
-	}
 	typeW := t.typeW - 4*f.Depth // a tab of indentation stands for 4 columns
-	line := fmt.Sprintf("%s%-*s %-*s", indent, max(typeW, len(typ)), typ, t.nameW, name)
-	fmt.Fprintf(t.b, "%s /* %6d %5d |      %s */\n", line, f.Offset, f.Size, strings.Join(cols, " "))
+	if f.BitSize > 0 {
+		name = strings.TrimSuffix(name, ";") + ":" + strconv.FormatInt(f.BitSize, 10) + ";"
+	}
+	if f.ForcedAlign {
+		name = strings.TrimSuffix(name, ";") + " __attribute__((__aligned__(" + strconv.FormatInt(f.Align, 10) + ")));"
+	}
+	b := t.b
+	b.WriteString(indent)
+	padRight(b, typ, max(typeW, len(typ)))
+	b.WriteByte(' ')
+	padRight(b, name, t.nameW)
+	b.WriteString(" /* ")
+	padLeft(b, strconv.FormatInt(f.Offset, 10), 6)
+	if f.BitSize > 0 {
+		// pahole's offset:bit size.
+		b.WriteByte(':')
+		padLeft(b, strconv.FormatInt(f.BitOffset, 10), 2)
+		b.WriteByte(' ')
+		padLeft(b, strconv.FormatInt(f.Size, 10), 2)
+	} else {
+		b.WriteByte(' ')
+		padLeft(b, strconv.FormatInt(f.Size, 10), 5)
+	}
+	b.WriteString(" |      ")
+	for k, l := range t.o.Lines {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		padLeft(b, f.Lines(l, 0).String(), t.lineW[k])
+	}
+	b.WriteString(" */\n")
+}
+
+// padRight writes s and spaces up to width, as %-*s does.
+func padRight(b *strings.Builder, s string, width int) {
+	b.WriteString(s)
+	for n := len(s); n < width; n++ {
+		b.WriteByte(' ')
+	}
+}
+
+// padLeft writes spaces up to width and s, as %*s does.
+func padLeft(b *strings.Builder, s string, width int) {
+	for n := len(s); n < width; n++ {
+		b.WriteByte(' ')
+	}
+	b.WriteString(s)
+}
+
+// digits is the width of n in decimal.
+func digits(n int64) int { return len(strconv.FormatInt(n, 10)) }
+
+// spanWidth is the width of a span as Span.String writes it.
+func spanWidth(sp layout.Span) int {
+	if sp.Straddles() {
+		return digits(sp.First) + 1 + digits(sp.Last)
+	}
+	return digits(sp.First)
 }
 
 // straddles notes a scalar member that crosses a line boundary: it is
@@ -166,7 +279,7 @@ func (t *textWriter) straddles(indent string, f *layout.Field) {
 func (t *textWriter) closeAggregates(i int) {
 	s := t.s
 	if !t.o.Expand {
-		if f := &s.Fields[i]; f.Kind == layout.KindStruct {
+		if f := &s.Fields[i]; f.Kind == layout.KindStruct && !f.ViaTypedef {
 			if p := s.TailPadding(i); p > 0 {
 				fmt.Fprintf(t.b, "\n\t/* XXX last struct has %d bytes of padding */\n", p)
 			}
