@@ -24,7 +24,9 @@ lines, and whether the sharing with their writer is true (padding cannot
 remove it) or false (padding can).
 
 OLD and NEW are each a built-in model (tk_core@v6.1), a Go type
-(import/path.T, or ./dir.T), or a file written by layout -json.
+(import/path.T, or ./dir.T), or a file written by layout -json. With -elf,
+they are structs read from DWARF: diff -elf old.o -elf new.o -type T
+compares T before and after, with the access paths of -paths.
 
 Exit status 1 if anything regresses at any line size: the CI gate for "this
 padding change does not hurt 64-byte platforms".`,
@@ -38,7 +40,7 @@ func diffFlags(fs *flag.FlagSet) func(*context, []string) error {
 	var load loadFlags
 	load.register(fs)
 	return func(ctx *context, args []string) error {
-		if len(args) != 2 {
+		if len(args) != 2 && len(load.elf) == 0 {
 			return usagef("want two arguments, OLD and NEW (e.g. mglayout diff tk_core@v6.1 tk_core@v6.1+guohui)")
 		}
 		lines, err := out.lineSizes()
@@ -49,15 +51,23 @@ func diffFlags(fs *flag.FlagSet) func(*context, []string) error {
 		if err != nil {
 			return err
 		}
-		var sides [2]*sharing.ObjectAnalysis
-		for i, arg := range args {
-			o, err := load.one(ctx, arg)
-			if err != nil {
+		var objs [2]*sharing.Object
+		if len(load.elf) > 0 {
+			if objs, err = load.elfPair(ctx, args); err != nil {
 				return err
 			}
+		} else {
+			for i, arg := range args {
+				if objs[i], err = load.one(ctx, arg); err != nil {
+					return err
+				}
+			}
+		}
+		var sides [2]*sharing.ObjectAnalysis
+		for i, o := range objs {
 			a, err := sharing.Analyze([]*sharing.Object{o}, lines)
 			if err != nil {
-				return usagef("%s: %v", arg, err)
+				return usagef("%s: %v", o.Layout.Name, err)
 			}
 			sides[i] = &a.Objects[0]
 		}
@@ -84,9 +94,10 @@ func diffFlags(fs *flag.FlagSet) func(*context, []string) error {
 }
 
 // one loads a single object: a model, a Go type written pattern.T, or a
-// layout -json file holding one struct (or the one -type names).
+// layout -json file holding one struct (or the one -type names); with -elf,
+// a struct of an -elf file.
 func (f *loadFlags) one(ctx *context, arg string) (*sharing.Object, error) {
-	if st, err := os.Stat(arg); err == nil && !st.IsDir() || strings.HasSuffix(arg, ".json") {
+	if st, err := os.Stat(arg); len(f.elf) == 0 && (err == nil && !st.IsDir() || strings.HasSuffix(arg, ".json")) {
 		return f.fromJSONFile(arg)
 	}
 	set, err := f.loadOne(ctx, arg)
@@ -97,8 +108,12 @@ func (f *loadFlags) one(ctx *context, arg string) (*sharing.Object, error) {
 	return &sharing.Object{Layout: s, Paths: set.paths[s], Phases: phasesFor(s, set.declared[s])}, nil
 }
 
-// loadOne loads the one layout a model name or a Go type pattern.T names.
+// loadOne loads the one layout a model name or a Go type pattern.T names,
+// or with -elf a struct of an -elf file (T, or FILE:T).
 func (f *loadFlags) loadOne(ctx *context, arg string) (*loaded, error) {
+	if len(f.elf) > 0 {
+		return f.elfOne(ctx, arg)
+	}
 	var args []string
 	g := *f
 	if strings.Contains(arg, "@") {

@@ -17,12 +17,14 @@ import (
 // packages.
 type loadFlags struct {
 	arch, types, tags string
+	elfFlags
 }
 
 func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.arch, "arch", "", "comma-separated GOARCHes to size Go types for, several at once (default the host's; kernel models: amd64)")
 	fs.StringVar(&f.types, "type", "", "comma-separated struct types to use (T or import/path.T); default all")
 	fs.StringVar(&f.tags, "tags", "", "comma-separated build tags for loading Go packages")
+	f.elfFlags.register(fs)
 }
 
 // loaded is what the arguments named: layouts with their access paths.
@@ -37,7 +39,8 @@ type loaded struct {
 }
 
 // load resolves the arguments: built-in model names (anything with an "@")
-// and Go package patterns. No arguments means every model.
+// and Go package patterns, and the -elf files. No arguments and no -elf
+// means every model.
 func (f *loadFlags) load(ctx *context, args []string) (*loaded, error) {
 	archs, types, tags := splitList(f.arch), splitList(f.types), splitList(f.tags)
 	var models, patterns []string
@@ -48,12 +51,12 @@ func (f *loadFlags) load(ctx *context, args []string) (*loaded, error) {
 			patterns = append(patterns, a)
 		}
 	}
-	if len(args) == 0 {
+	if len(args) == 0 && len(f.elf) == 0 {
 		models = structs.Names()
 	}
 	set := &loaded{paths: map[*layout.Struct][]*access.Path{}, declared: map[*layout.Struct]bool{}, source: map[*layout.Struct]*suggest.Files{}}
 	if len(models) > 0 {
-		if len(types) > 0 && len(patterns) == 0 {
+		if len(types) > 0 && len(patterns) == 0 && len(f.elf) == 0 {
 			return nil, usagef("-type selects Go types; name the kernel models as arguments instead (e.g. tk_core@v6.1)")
 		}
 		modelArchs := archs
@@ -101,6 +104,9 @@ func (f *loadFlags) load(ctx *context, args []string) (*loaded, error) {
 				set.source[s] = &suggest.Files{Fset: syn.Fset, Files: syn.Files, Src: readSources(syn)}
 			}
 		}
+	}
+	if err := f.loadELF(ctx, set); err != nil {
+		return nil, err
 	}
 	return set, nil
 }

@@ -1,0 +1,108 @@
+package elfdwarf
+
+import (
+	"debug/dwarf"
+)
+
+// DW_ATE_complex_float: a complex number is aligned like one of its parts.
+const ateComplexFloat = 0x3
+
+// alignOf returns the alignment of the type at off inside a struct: the
+// DW_AT_alignment the compiler wrote for an alignment an attribute forced
+// (on the type or a typedef of it), otherwise the natural alignment the
+// target's ABI gives it.
+func (l *loader) alignOf(off dwarf.Offset, ok bool, u *unit, depth int) (int64, error) {
+	if depth > maxDepth {
+		return 0, errCycle
+	}
+	r, err := l.resolve(off, ok, u)
+	if err != nil {
+		return 0, err
+	}
+	if r.align > 0 {
+		return r.align, nil
+	}
+	d := r.d
+	if d == nil {
+		return 1, nil
+	}
+	switch d.tag {
+	case dwarf.TagStructType, dwarf.TagUnionType, dwarf.TagClassType:
+		return l.aggregateAlign(d, depth+1)
+	case dwarf.TagArrayType:
+		return l.alignOf(d.typ, d.hasTyp, u, depth+1)
+	case dwarf.TagPointerType, dwarf.TagReferenceType, dwarf.TagRvalueReferenceType:
+		return l.scalarAlign(d.u.addrSize, u), nil
+	}
+	size, err := l.sizeOf(off, ok, u, depth+1)
+	if err != nil {
+		return 0, err
+	}
+	if d.tag == dwarf.TagBaseType && d.enc == ateComplexFloat {
+		size /= 2
+	}
+	return l.scalarAlign(size, u), nil
+}
+
+// scalarAlign is the natural alignment of a scalar of the given size: the
+// largest power of two that divides it, capped by the target (a C long
+// long is 4-aligned in structs on 386; Go's int64 is 4-aligned on every
+// 32-bit GOARCH, whose MaxAlign is the word).
+func (l *loader) scalarAlign(size int64, u *unit) int64 {
+	limit := l.f.maxAlign
+	if u.isGo() {
+		limit = max(u.addrSize, 1)
+	}
+	a := int64(1)
+	for a < limit && size%(2*a) == 0 && 2*a <= size {
+		a *= 2
+	}
+	return a
+}
+
+// aggregateAlign returns the alignment of a struct or union: the largest
+// of its members' (one if it has none), or one for a packed C struct,
+// which the compiler records only in its offsets: a member at an offset
+// that is not a multiple of its alignment, or a size that is not a
+// multiple of the members' largest alignment (pahole's inference).
+// Go's sync/atomic.align64 is the marker that makes 64-bit atomics
+// 8-aligned on 32-bit GOARCHes.
+func (l *loader) aggregateAlign(d *die, depth int) (int64, error) {
+	if d.align > 0 {
+		return d.align, nil
+	}
+	if d.alignMem > 0 {
+		return d.alignMem, nil
+	}
+	if depth > maxDepth {
+		return 0, errCycle
+	}
+	u := d.u
+	if u.isGo() && (d.name == "sync/atomic.align64" || d.name == "internal/runtime/atomic.align64" || d.name == "runtime/internal/atomic.align64") {
+		d.alignMem = 8
+		return 8, nil
+	}
+	natural := int64(1)
+	packed := false
+	for _, m := range d.members {
+		a := m.align
+		if a == 0 {
+			var err error
+			if a, err = l.alignOf(m.typ, true, u, depth+1); err != nil {
+				return 0, err
+			}
+		}
+		natural = max(natural, a)
+		if !u.isGo() && m.bitSize == 0 && m.loc > 0 && m.loc%a != 0 {
+			packed = true
+		}
+	}
+	if !u.isGo() && d.size > 0 && d.size%natural != 0 {
+		packed = true
+	}
+	if packed {
+		natural = 1
+	}
+	d.alignMem = natural
+	return natural, nil
+}

@@ -1,0 +1,139 @@
+package elfdwarf
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The seeds are layout_small.c (testdata/c at the repository root)
+// compiled in each form the loader reads:
+//
+//	gcc -g -gdwarf-4 -c layout_small.c -o small-dwarf4.o
+//	gcc -g -gdwarf-5 -c layout_small.c -o small-dwarf5.o
+//	gcc -g -gdwarf-5 -gz=zlib -c layout_small.c -o small-zlib.o
+//	gcc -g -gdwarf-4 -gz=zlib-gnu -c layout_small.c -o small-zlib-gnu.o
+//	gcc -g -m32 -gdwarf-5 -c layout_small.c -o small-m32.o
+//	gcc -g -gdwarf-2 -gstrict-dwarf -c layout_small.c -o small-dwarf2.o
+func seeds(t testing.TB) map[string][]byte {
+	t.Helper()
+	names, _ := filepath.Glob("testdata/small-*.o")
+	if len(names) == 0 {
+		t.Fatal("no seeds in testdata")
+	}
+	out := map[string][]byte{}
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = data
+	}
+	return out
+}
+
+// loadBytes writes data to a file and loads it with panics let through,
+// checking that an error is one line naming the file.
+func loadBytes(t *testing.T, dir string, data []byte) {
+	t.Helper()
+	path := filepath.Join(dir, "input.o")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	structs, _, err := Load(path, Options{})
+	if err != nil {
+		if msg := err.Error(); !strings.HasPrefix(msg, path+": ") || strings.Contains(msg, "\n") {
+			t.Fatalf("error is not one line naming the file: %q", msg)
+		}
+		return
+	}
+	for _, s := range structs {
+		if err := s.Validate(); err != nil {
+			t.Fatalf("invalid layout: %v", err)
+		}
+	}
+}
+
+func noCatch(t testing.TB) {
+	catchPanics = false
+	t.Cleanup(func() { catchPanics = true })
+}
+
+// TestSeeds checks that the seeds load: what they hold is what the fuzzer
+// mutates.
+func TestSeeds(t *testing.T) {
+	for name := range seeds(t) {
+		structs, notes, err := Load(name, Options{})
+		if err != nil || len(notes) > 0 || len(structs) != 3 {
+			t.Errorf("%s: %d structs, notes %q, error %v; want small, atomic_like and tight", name, len(structs), notes, err)
+		}
+	}
+}
+
+// TestCorrupt truncates each seed at many lengths and flips bytes all
+// over it: the loader must never panic, and its errors must name the
+// file. (go test -fuzz FuzzLoad explores further.)
+func TestCorrupt(t *testing.T) {
+	noCatch(t)
+	dir := t.TempDir()
+	for name, data := range seeds(t) {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			for n := 0; n < len(data); n += 13 {
+				loadBytes(t, dir, data[:n])
+			}
+			for i := 0; i < len(data); i += 7 {
+				for _, x := range []byte{0xff, 0x80, 0x01} {
+					c := append([]byte(nil), data...)
+					c[i] ^= x
+					loadBytes(t, dir, c)
+				}
+			}
+		})
+	}
+}
+
+// FuzzLoad feeds the loader mutated ELF objects: go test -fuzz FuzzLoad
+// ./layout/elfdwarf. It never panics; an error is one line naming the
+// file.
+func FuzzLoad(f *testing.F) {
+	for _, data := range seeds(f) {
+		f.Add(data)
+		f.Add(data[:len(data)/2])
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		noCatch(t)
+		loadBytes(t, t.TempDir(), data)
+	})
+}
+
+// TestErrors checks the errors a user meets: each names the file and
+// says what to do.
+func TestErrors(t *testing.T) {
+	requireGCC(t)
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(text, []byte("not an object\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nodebug := gcc(t, dir, featuresC, "nodebug.o")
+	obj := gcc(t, dir, featuresC, "features.o", "-g")
+	for _, tc := range []struct {
+		path string
+		opts Options
+		want string
+	}{
+		{filepath.Join(dir, "missing.o"), Options{}, "missing.o: no such file"},
+		{dir, Options{}, "a directory, not an ELF file"},
+		{text, Options{}, "notes.txt: not an ELF file"},
+		{nodebug, Options{}, "nodebug.o: no DWARF debug info (build it with -g"},
+		{obj, Options{Types: []string{"nosuch"}}, "features.o: no struct nosuch in its DWARF"},
+		{obj, Options{Types: []string{"either"}}, "features.o: either is a union"},
+		{obj, Options{Arch: "arm64"}, "features.o: an ELF file for amd64, not arm64"},
+	} {
+		_, _, err := Load(tc.path, tc.opts)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), tc.path) {
+			t.Errorf("Load(%s, %+v): %v, want an error naming the file with %q", tc.path, tc.opts, err, tc.want)
+		}
+	}
+}
