@@ -46,6 +46,11 @@ type JSONField struct {
 	Len       int64  `json:"len,omitempty"`  // elements of an array
 	BitOffset *int64 `json:"bit_offset,omitempty"`
 	BitSize   *int64 `json:"bit_size,omitempty"`
+	// ForcedAlign and ViaTypedef carry what pahole's summary counts as
+	// forced alignments and paddings (see layout.Field), so that a
+	// document read back prints the same summary.
+	ForcedAlign bool `json:"forced_align,omitempty"`
+	ViaTypedef  bool `json:"via_typedef,omitempty"`
 	// Elem lists the members of one element of an array of structs, with
 	// offsets from the element's start.
 	Elem []JSONField `json:"elem,omitempty"`
@@ -93,7 +98,7 @@ func NewJSONDocument(structs []*layout.Struct, paths map[*layout.Struct][]*acces
 func jsonFields(fields []layout.Field) []JSONField {
 	out := []JSONField{}
 	for _, f := range fields {
-		jf := JSONField{Path: f.Path, Type: f.Type, Offset: f.Offset, Size: f.Size, Align: f.Align, Len: f.Len}
+		jf := JSONField{Path: f.Path, Type: f.Type, Offset: f.Offset, Size: f.Size, Align: f.Align, Len: f.Len, ForcedAlign: f.ForcedAlign, ViaTypedef: f.ViaTypedef}
 		if f.Kind != layout.KindScalar {
 			jf.Kind = f.Kind.String()
 		}

@@ -84,7 +84,7 @@ func fieldsFromJSON(jfs []JSONField, s *layout.Struct) ([]layout.Field, error) {
 	// the next member, innermost last.
 	var open []int
 	for i, jf := range jfs {
-		f := layout.Field{Path: jf.Path, Type: jf.Type, Offset: jf.Offset, Size: jf.Size, Align: jf.Align, Len: jf.Len, Parent: -1}
+		f := layout.Field{Path: jf.Path, Type: jf.Type, Offset: jf.Offset, Size: jf.Size, Align: jf.Align, Len: jf.Len, Parent: -1, ForcedAlign: jf.ForcedAlign, ViaTypedef: jf.ViaTypedef}
 		if jf.Size < 0 || jf.Offset < 0 || jf.Align < 0 {
 			return nil, fmt.Errorf("fields[%d] (%s): negative offset, size or align", i, jf.Path)
 		}

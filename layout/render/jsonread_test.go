@@ -58,6 +58,7 @@ func compareStructs(t *testing.T, want, got *layout.Struct) {
 			{"Offset", w.Offset, g.Offset}, {"Size", w.Size, g.Size}, {"Align", w.Align, g.Align},
 			{"Kind", w.Kind, g.Kind}, {"Depth", w.Depth, g.Depth}, {"Parent", w.Parent, g.Parent},
 			{"Len", w.Len, g.Len}, {"BitOffset", w.BitOffset, g.BitOffset}, {"BitSize", w.BitSize, g.BitSize},
+			{"ForcedAlign", w.ForcedAlign, g.ForcedAlign}, {"ViaTypedef", w.ViaTypedef, g.ViaTypedef},
 		} {
 			if c.w != c.g {
 				t.Errorf("%s: fields[%d] (%s): %s read back as %v, want %v", want.Name, i, w.Path, c.what, c.g, c.w)
@@ -176,6 +177,21 @@ func TestReadJSONSmall(t *testing.T) {
 		{Name: "tick", CPUs: 1, Rate: 250, Inferred: true,
 			Accesses: []access.Access{{Op: access.SeqWrite, Member: "seq"}, {Op: access.Write, Member: "base[0]"}, {Op: access.Write, Member: "base[1]"}}},
 	}, paths[out[0]])
+}
+
+// TestReadJSONPaholeFlags round-trips the member flags that pahole's
+// summary counts, as the DWARF loader sets them: a typedef'd struct member
+// and a member aligned by an attribute.
+func TestReadJSONPaholeFlags(t *testing.T) {
+	s := &layout.Struct{Name: "forced", Source: layout.SourceDWARF, Arch: "amd64", Size: 128, Align: 64, Fields: []layout.Field{
+		{Path: "seq", Name: "seq", Type: "seqcount_t", Offset: 0, Size: 4, Align: 4, Kind: layout.KindStruct, Parent: -1, ViaTypedef: true},
+		{Path: "seq.sequence", Name: "sequence", Type: "unsigned int", Offset: 0, Size: 4, Align: 4, Depth: 1, Parent: 0},
+		{Path: "hot", Name: "hot", Type: "long unsigned int", Offset: 64, Size: 8, Align: 64, Parent: -1, ForcedAlign: true},
+	}}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	roundTrip(t, []*layout.Struct{s}, nil)
 }
 
 // TestReadJSONErrors breaks the small document in one place at a time:
