@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mglayout/mglayout/layout"
@@ -41,8 +42,14 @@ func markdownStruct(b *strings.Builder, s *layout.Struct, o Options) {
 	}
 	b.WriteString("\n")
 
-	row := func(off, size int64, member, typ string) {
-		fmt.Fprintf(b, "| %d | %d | %s | %s |", off, size, member, typ)
+	// row writes one row; bit is the first bit of a bitfield past off,
+	// written as pahole writes it (off:bit), or -1.
+	row := func(off, bit, size int64, member, typ string) {
+		offText := strconv.FormatInt(off, 10)
+		if bit >= 0 {
+			offText += ":" + strconv.FormatInt(bit, 10)
+		}
+		fmt.Fprintf(b, "| %s | %d | %s | %s |", offText, size, member, typ)
 		for _, l := range o.Lines {
 			fmt.Fprintf(b, " %s |", strings.Replace(layout.SpanOf(off, size, l, 0).String(), "-", "–", 1))
 		}
@@ -58,7 +65,7 @@ func markdownStruct(b *strings.Builder, s *layout.Struct, o Options) {
 	// flushHoles writes the rows of the holes that begin before upTo.
 	flushHoles := func(upTo int64) {
 		for len(holes) > 0 && holes[0].Offset < upTo {
-			row(holes[0].Offset, holes[0].Size, "*hole*", "")
+			row(holes[0].Offset, -1, holes[0].Size, "*hole*", "")
 			holes = holes[1:]
 		}
 	}
@@ -70,15 +77,21 @@ func markdownStruct(b *strings.Builder, s *layout.Struct, o Options) {
 			fmt.Fprintf(b, "| **%d** | | *%s begins* | |%s\n", bd.offset, bd.label(), strings.Repeat(" |", len(o.Lines)))
 		}
 		last = max(last, f.Offset)
-		name := "`" + f.Path + "`"
+		name, bit, typ := "`"+f.Path+"`", int64(-1), "`"+f.Type+"`"
 		if f.Name == "" {
 			name = "*anonymous " + f.Kind.String() + "*"
 		}
-		row(f.Offset, f.Size, name, "`"+f.Type+"`")
+		if f.BitSize > 0 {
+			name, bit = "`"+f.Path+":"+strconv.FormatInt(f.BitSize, 10)+"`", f.BitOffset
+		}
+		if f.ForcedAlign {
+			typ += " *aligned(" + strconv.FormatInt(f.Align, 10) + ")*"
+		}
+		row(f.Offset, bit, f.Size, name, typ)
 	}
 	flushHoles(s.Size + 1)
 	if p := s.TailPadding(-1); p > 0 {
-		row(s.Size-p, p, "*padding*", "")
+		row(s.Size-p, -1, p, "*padding*", "")
 	}
 
 	var counts []string
@@ -94,8 +107,9 @@ func markdownStruct(b *strings.Builder, s *layout.Struct, o Options) {
 	if len(direct) > 0 {
 		holeText = fmt.Sprintf("%d %s (%d bytes)", len(direct), plural(len(direct), "hole", "holes"), hs)
 	}
-	fmt.Fprintf(b, "\nSize %d bytes, aligned to %d; lines: %s; %s, %d bytes of tail padding. Phases: %s.\n",
-		s.Size, s.Align, strings.Join(counts, ", "), holeText, s.TailPadding(-1), phaseSummary(s, o.Lines))
+	tail := s.TailPadding(-1)
+	fmt.Fprintf(b, "\nSize %d bytes, aligned to %d; lines: %s; %s, %d %s of tail padding. Phases: %s.\n",
+		s.Size, s.Align, strings.Join(counts, ", "), holeText, tail, plural(int(tail), "byte", "bytes"), phaseSummary(s, o.Lines))
 }
 
 func plural(n int, one, many string) string {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	goldenfile "github.com/mglayout/mglayout/internal/golden"
@@ -143,5 +144,32 @@ func TestJSONSchema(t *testing.T) {
 	}
 	if len(holes) == 0 || holes[0]["offset"] != 4 || holes[0]["size"] != 4 {
 		t.Errorf("holes = %v, want the 4-byte hole at 4 first", holes)
+	}
+}
+
+// TestMarkdownBitfieldsAndForcedAlign checks the rows of members that only
+// DWARF gives: a bitfield at pahole's byte:bit offset with its width, and a
+// member whose alignment an attribute raised.
+func TestMarkdownBitfieldsAndForcedAlign(t *testing.T) {
+	s := &layout.Struct{Name: "bits", Source: layout.SourceDWARF, Arch: "amd64", Size: 128, Align: 64, Fields: []layout.Field{
+		{Path: "c", Name: "c", Type: "char", Offset: 0, Size: 1, Align: 1, Parent: -1},
+		{Path: "a", Name: "a", Type: "unsigned int", Offset: 0, Size: 4, Align: 4, Parent: -1, BitOffset: 8, BitSize: 3},
+		{Path: "x", Name: "x", Type: "int", Offset: 64, Size: 4, Align: 64, Parent: -1, ForcedAlign: true},
+	}}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := render.Markdown(&b, []*layout.Struct{s}, render.Options{Lines: []int64{64, 128}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| 0:8 | 4 | `a:3` | `unsigned int` | 0 | 0 |",
+		"| 64 | 4 | `x` | `int` *aligned(64)* | 1 | 0 |",
+		"60 bytes of tail padding",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, b.String())
+		}
 	}
 }
