@@ -92,10 +92,19 @@ func (l *loader) aggregateAlign(d *die, depth int) (int64, error) {
 				return 0, err
 			}
 		}
-		natural = max(natural, a)
 		if !u.isGo() && m.bitSize == 0 && m.loc > 0 && m.loc%a != 0 {
+			// A misaligned struct or union member says that its own
+			// type is packed (struct { char c; struct packed p; int z; }
+			// is 4-aligned), or that this struct is; only a misaligned
+			// scalar, or the size below, tells which.
+			if aggregate, err := l.isAggregate(m.typ, u); err != nil {
+				return 0, err
+			} else if aggregate {
+				continue
+			}
 			packed = true
 		}
+		natural = max(natural, a)
 	}
 	if !u.isGo() && d.size > 0 && d.size%natural != 0 {
 		packed = true
@@ -105,4 +114,29 @@ func (l *loader) aggregateAlign(d *die, depth int) (int64, error) {
 	}
 	d.alignMem = natural
 	return natural, nil
+}
+
+// isAggregate reports whether the type at off is a struct or union, seen
+// through typedefs and qualifiers.
+func (l *loader) isAggregate(off dwarf.Offset, u *unit) (bool, error) {
+	r, err := l.resolve(off, true, u)
+	if err != nil || r.d == nil {
+		return false, err
+	}
+	switch r.d.tag {
+	case dwarf.TagStructType, dwarf.TagUnionType, dwarf.TagClassType:
+		return true, nil
+	}
+	return false, nil
+}
+
+// contextAlign is the alignment a member of the given type alignment has at
+// offset: a struct or union found at an offset its type's alignment does
+// not divide is packed (or sits in a packed struct), and is aligned to no
+// more than the offset allows.
+func contextAlign(align, offset int64) int64 {
+	for align > 1 && offset%align != 0 {
+		align /= 2
+	}
+	return align
 }

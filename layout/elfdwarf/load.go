@@ -585,6 +585,9 @@ func (l *loader) directsOf(d *die, pkg string) (*directs, error) {
 			}
 		}
 		kind := kindOf(r)
+		if !forced && m.bitSize == 0 && (kind == layout.KindStruct || kind == layout.KindUnion) {
+			align = contextAlign(align, max(m.loc, 0))
+		}
 		f := layout.Field{
 			Name:        m.name,
 			Path:        m.name,

@@ -136,6 +136,19 @@ struct holds_packed {
 	int after;
 };
 
+/* A packed struct whose offsets are all natural, inside an unpacked one:
+ * only its misaligned place says it is packed, and the holder stays
+ * 4-aligned. (Declared on its own, such a struct cannot be told from an
+ * unpacked one: its DWARF is the same.) */
+struct holds_packed_natural {
+	char c;
+	struct __attribute__((packed)) {
+		int a;
+		int b;
+	} p;
+	int z;
+};
+
 /* Forced alignment: on members, on types, on typedefs; cache-line aligned. */
 struct forced {
 	char c;
@@ -211,6 +224,7 @@ struct bits_tail v_bits_tail;
 struct tiny_packed v_tiny_packed;
 struct packed v_packed;
 struct holds_packed v_holds_packed;
+struct holds_packed_natural v_holds_packed_natural;
 struct forced v_forced;
 struct aligned_type v_aligned_type;
 struct uses_aligned v_uses_aligned;
