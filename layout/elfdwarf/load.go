@@ -507,12 +507,23 @@ type typeSig struct {
 }
 
 // sigOf returns the signature of a named aggregate, from its members'
-// names, places and types' names; ok is false for an anonymous one.
+// names and places, and their types' names, sizes and alignments, through
+// typedefs, qualifiers and arrays down to the members of nested structs:
+// two units may give the same typedef (val_t) or struct name different
+// contents. ok is false for an anonymous aggregate.
 func (l *loader) sigOf(d *die, pkg string) (typeSig, bool) {
 	if d.name == "" {
 		return typeSig{}, false
 	}
-	// FNV-1a, inline: this runs for every named aggregate of every unit.
+	return typeSig{pkg, d.name, d.tag, d.size, len(d.members), l.layoutHash(d, 0)}, true
+}
+
+// layoutHash hashes what lays out the aggregate d: FNV-1a, inline, as this
+// runs for every named aggregate of every unit; memoized in d.
+func (l *loader) layoutHash(d *die, depth int) uint64 {
+	if d.sigHash != 0 {
+		return d.sigHash
+	}
 	const prime = 1099511628211
 	h := uint64(14695981039346656037)
 	str := func(s string) {
@@ -522,6 +533,8 @@ func (l *loader) sigOf(d *die, pkg string) (typeSig, bool) {
 		h = (h ^ 0xff) * prime
 	}
 	num := func(n int64) { h = (h ^ uint64(n)) * prime }
+	str(d.name)
+	num(d.size)
 	for i := range d.members {
 		m := &d.members[i]
 		str(m.name)
@@ -533,10 +546,37 @@ func (l *loader) sigOf(d *die, pkg string) (typeSig, bool) {
 		if t, err := l.get(m.typ, d.u); err == nil {
 			num(int64(t.tag))
 			str(t.name)
-			num(t.size)
+		}
+		size, err := l.sizeOf(m.typ, true, d.u, 0)
+		num(size)
+		if err != nil {
+			num(-1)
+		}
+		// The aggregate under typedefs, qualifiers and arrays, whose own
+		// members decide the nested fields.
+		if depth < maxDepth {
+			r, err := l.resolve(m.typ, true, d.u)
+			for err == nil && r.d != nil && r.d.tag == dwarf.TagArrayType {
+				num(int64(len(r.d.dims)))
+				for _, n := range r.d.dims {
+					num(n)
+				}
+				r, err = l.resolve(r.d.typ, r.d.hasTyp, d.u)
+			}
+			if err == nil && r.d != nil {
+				num(int64(r.d.tag))
+				str(r.d.name)
+				num(r.d.enc)
+				switch r.d.tag {
+				case dwarf.TagStructType, dwarf.TagUnionType, dwarf.TagClassType:
+					num(int64(l.layoutHash(r.d, depth+1)))
+				}
+			}
 		}
 	}
-	return typeSig{pkg, d.name, d.tag, d.size, len(d.members), h}, true
+	h = max(h, 1)
+	d.sigHash = h
+	return h
 }
 
 // directsOf lays out the direct members of the struct or union d, once per

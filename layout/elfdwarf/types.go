@@ -79,6 +79,7 @@ type die struct {
 	u        *unit
 	typedef  string // the typedef naming an anonymous struct
 	alignMem int64  // memoized alignment of a struct or union
+	sigHash  uint64 // memoized hash of a struct or union's layout (sigOf); 0 before
 }
 
 // member is a DW_TAG_member.

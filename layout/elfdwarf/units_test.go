@@ -1,0 +1,43 @@
+package elfdwarf
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestSharedAcrossUnits links two units that give the same struct name
+// and member names different contents through a typedef: a layout may be
+// shared between units only when it is the same, whatever else is loaded.
+func TestSharedAcrossUnits(t *testing.T) {
+	requireGCC(t)
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"u1.c": "typedef int val_t;\nstruct S { val_t v; long pad; };\nstruct TA { struct S s; } ta;\n",
+		"u2.c": "typedef short val_t;\nstruct S { val_t v; long pad; };\nstruct TB { char c; struct S s; } tb;\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gcc(t, dir, filepath.Join(dir, name), name[:2]+".o", "-g")
+	}
+	cmd := exec.Command("ld", "-r", "-o", "u12.o", "u1.o", "u2.o")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("ld -r: %v\n%s", err, out)
+	}
+	for _, types := range [][]string{{"TA", "TB"}, {"TB"}} {
+		structs, _, err := Load(filepath.Join(dir, "u12.o"), Options{Types: types})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb := byName(structs)["TB"]
+		if tb == nil {
+			t.Fatalf("Types %v: no TB", types)
+		}
+		if v := tb.Field("s.v"); v == nil || v.Size != 2 {
+			t.Errorf("Types %v: TB.s.v is %+v, want 2 bytes (u2's val_t is a short)", types, v)
+		}
+	}
+}
