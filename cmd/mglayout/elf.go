@@ -63,7 +63,9 @@ func (f *elfFlags) sidecar() (*access.Sidecar, error) {
 		if err != nil {
 			return usagef("%v (see the README for the paths file format)", err)
 		}
-		sc.Sections = append(sc.Sections, more.Sections...)
+		if err := sc.Merge(more); err != nil {
+			return usagef("%v", err)
+		}
 		return nil
 	}
 	if f.paths != "" {

@@ -73,6 +73,36 @@ func ParseSidecar(name string, r io.Reader) (*Sidecar, error) {
 	return sc, nil
 }
 
+// Merge adds the sections of more, as when several paths files are given:
+// a section about a struct that sc already has a section about (or the
+// lines before the first header) joins it, taking the larger align and
+// padded; a path declared in both is an error naming both places.
+func (sc *Sidecar) Merge(more *Sidecar) error {
+	for _, m := range more.Sections {
+		var into *Section
+		for _, s := range sc.Sections {
+			if s.Type == m.Type {
+				into = s
+				break
+			}
+		}
+		if into == nil {
+			sc.Sections = append(sc.Sections, m)
+			continue
+		}
+		into.Align, into.Padded = max(into.Align, m.Align), max(into.Padded, m.Padded)
+		for _, p := range m.Paths {
+			for _, other := range into.Paths {
+				if other.Name == p.Name {
+					return fmt.Errorf("%s: path %s is declared twice (first at %s)", p.Pos, p.Name, other.Pos)
+				}
+			}
+			into.Paths = append(into.Paths, p)
+		}
+	}
+	return nil
+}
+
 // AddPath adds a path given as SPEC [-- note], as on a command line, to the
 // lines before the first header.
 func (sc *Sidecar) AddPath(spec, pos string) error {

@@ -60,3 +60,33 @@ func TestParseSidecarErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSidecarMerge joins what several paths files say about one struct,
+// and refuses a path that two of them declare.
+func TestSidecarMerge(t *testing.T) {
+	parse := func(name, text string) *Sidecar {
+		t.Helper()
+		sc, err := ParseSidecar(name, strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sc
+	}
+	sc := parse("a.paths", "r1 read=a\n[PS]\nalign 64\nw1 write=a\n")
+	if err := sc.Merge(parse("b.paths", "r2 read=b\n[PS]\npadded 128\nw2 write=b\n[Other]\nw read=c\n")); err != nil {
+		t.Fatal(err)
+	}
+	if un := sc.Unnamed(); un == nil || len(un.Paths) != 2 {
+		t.Errorf("lines before the headers: %+v, want r1 and r2", un)
+	}
+	if ps := sc.For("PS"); ps == nil || len(ps.Paths) != 2 || ps.Align != 64 || ps.Padded != 128 {
+		t.Errorf("[PS]: %+v, want w1 and w2, align 64, padded 128", ps)
+	}
+	if sc.For("Other") == nil {
+		t.Errorf("[Other] was lost")
+	}
+	err := sc.Merge(parse("a.paths", "[PS]\nw1 write=a\n"))
+	if err == nil || err.Error() != "a.paths:2: path w1 is declared twice (first at a.paths:4)" {
+		t.Errorf("the same path from a file given twice: %v", err)
+	}
+}
