@@ -7,6 +7,14 @@ import (
 // DW_ATE_complex_float: a complex number is aligned like one of its parts.
 const ateComplexFloat = 0x3
 
+// DW_AT_GNU_vector marks an array type that is a GCC vector
+// (__attribute__((vector_size(N)))).
+const attrGNUVector dwarf.Attr = 0x2107
+
+// maxAtomicAlign is the largest size up to which gcc aligns an _Atomic
+// object to its size, so that one instruction can access it.
+const maxAtomicAlign = 16
+
 // alignOf returns the alignment of the type at off inside a struct: the
 // DW_AT_alignment the compiler wrote for an alignment an attribute forced
 // (on the type or a typedef of it), otherwise the natural alignment the
@@ -26,6 +34,32 @@ func (l *loader) alignOf(off dwarf.Offset, ok bool, u *unit, depth int) (int64, 
 	if d == nil {
 		return 1, nil
 	}
+	a, err := l.naturalAlign(r, off, ok, u, depth)
+	if err != nil || !r.atomic && !(d.tag == dwarf.TagArrayType && d.vector) {
+		return a, err
+	}
+	// A vector, and an _Atomic object of a power-of-two size, is aligned
+	// to its size (gcc aligns _Atomic long long to 8 on 386), except an
+	// 8-byte vector on a target that aligns 8-byte integers to less in
+	// structs (386), since gcc gives it an integer's mode.
+	size, err := l.sizeOf(off, ok, u, depth+1)
+	if err != nil {
+		return 0, err
+	}
+	switch {
+	case size <= a || size&(size-1) != 0:
+	case d.vector && size == 8:
+		a = max(a, l.scalarAlign(size, u))
+	case d.vector || size <= maxAtomicAlign:
+		a = size
+	}
+	return a, nil
+}
+
+// naturalAlign is alignOf for a type that no attribute aligned, with r its
+// resolution.
+func (l *loader) naturalAlign(r resolved, off dwarf.Offset, ok bool, u *unit, depth int) (int64, error) {
+	d := r.d
 	switch d.tag {
 	case dwarf.TagStructType, dwarf.TagUnionType, dwarf.TagClassType:
 		return l.aggregateAlign(d, depth+1)

@@ -40,7 +40,7 @@ var cVariants = []cVariant{
 // the loader gives them.
 var featureStructs = []string{
 	"holes", "point", "nested", "anon", "with_union", "arrays", "flex", "bits", "bits_packed", "tiny_packed",
-	"bits_tail", "packed", "holds_packed", "holds_packed_natural", "forced", "aligned_type", "uses_aligned",
+	"bits_tail", "packed", "holds_packed", "holds_packed_natural", "vectors", "forced", "aligned_type", "uses_aligned",
 	"____cacheline", "pointers", "tail_padding", "empty", "has_empty", "padded_t",
 }
 

@@ -78,6 +78,7 @@ type die struct {
 
 	u        *unit
 	typedef  string // the typedef naming an anonymous struct
+	vector   bool   // DW_AT_GNU_vector: an array that is a SIMD vector
 	alignMem int64  // memoized alignment of a struct or union
 	sigHash  uint64 // memoized hash of a struct or union's layout (sigOf); 0 before
 }
@@ -159,6 +160,8 @@ func readDIE(r *dwarf.Reader, e *dwarf.Entry, u *unit, put func(*die), depth int
 			d.file, _ = f.Val.(int64)
 		case dwarf.AttrPrototyped:
 			d.prototyped, _ = f.Val.(bool)
+		case attrGNUVector:
+			d.vector, _ = f.Val.(bool)
 		}
 	}
 	if !e.Children {
@@ -312,6 +315,8 @@ type resolved struct {
 	goScalar bool
 	// align is the first DW_AT_alignment met on the way, 0 if none.
 	align int64
+	// atomic is set when a C11 _Atomic qualifier was followed.
+	atomic bool
 }
 
 // resolve follows typedefs and qualifiers from the type at off.
@@ -347,6 +352,7 @@ func (l *loader) resolve(off dwarf.Offset, ok bool, u *unit) (resolved, error) {
 			return r, nil
 		}
 		r.viaTypedef = true
+		r.atomic = r.atomic || d.tag == dwarf.TagAtomicType
 		off, ok = d.typ, d.hasTyp
 	}
 }

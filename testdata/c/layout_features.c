@@ -149,6 +149,16 @@ struct holds_packed_natural {
 	int z;
 };
 
+/* GCC vectors are aligned to their size, not their element's. */
+typedef float v4sf __attribute__((vector_size(16)));
+typedef int v2si __attribute__((vector_size(8)));
+struct vectors {
+	char c;
+	v4sf v;
+	char d;
+	v2si w;
+};
+
 /* Forced alignment: on members, on types, on typedefs; cache-line aligned. */
 struct forced {
 	char c;
@@ -225,6 +235,7 @@ struct tiny_packed v_tiny_packed;
 struct packed v_packed;
 struct holds_packed v_holds_packed;
 struct holds_packed_natural v_holds_packed_natural;
+struct vectors v_vectors;
 struct forced v_forced;
 struct aligned_type v_aligned_type;
 struct uses_aligned v_uses_aligned;
