@@ -358,6 +358,10 @@ func (l *loader) finish(u *unit) error {
 		if req == name {
 			l.exact[req] = true
 		}
+		if a := alias[off]; a != "" && a != req {
+			// -type foo,foo_t: the typedef names the struct already read.
+			l.matched[a], l.exact[a] = true, true
+		}
 	}
 	clear(l.elems)
 	clear(l.directs)

@@ -41,3 +41,25 @@ func TestSharedAcrossUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedefRequest asks for a struct by its tag and by a typedef of it:
+// both answer with the one struct.
+func TestTypedefRequest(t *testing.T) {
+	requireGCC(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "td.c")
+	if err := os.WriteFile(src, []byte("typedef struct foo { long a; char b; } foo_t;\nfoo_t x;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	obj := gcc(t, dir, src, "td.o", "-g")
+	for _, types := range [][]string{{"foo", "foo_t"}, {"foo_t"}, {"foo_t", "foo"}} {
+		structs, _, err := Load(obj, Options{Types: types})
+		if err != nil {
+			t.Errorf("Types %v: %v", types, err)
+			continue
+		}
+		if len(structs) != 1 || structs[0].Name != "foo" || structs[0].Size != 16 {
+			t.Errorf("Types %v: %d structs, want struct foo of 16 bytes once", types, len(structs))
+		}
+	}
+}
