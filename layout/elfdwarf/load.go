@@ -528,6 +528,9 @@ func (l *loader) layoutHash(d *die, depth int) uint64 {
 	if d.sigHash != 0 {
 		return d.sigHash
 	}
+	// A struct that holds itself (only corrupt DWARF does) hashes as 1
+	// inside itself, rather than once per path down to maxDepth.
+	d.sigHash = 1
 	const prime = 1099511628211
 	h := uint64(14695981039346656037)
 	str := func(s string) {
