@@ -304,10 +304,14 @@ func (l *loader) finish(u *unit) error {
 			continue
 		}
 		t, ok := u.dies[td.typ]
+		// typedef anon_t anon2_t: through typedefs to the struct.
+		for i := 0; ok && t.tag == dwarf.TagTypedef && t.hasTyp && i < maxDepth; i++ {
+			t, ok = u.dies[t.typ]
+		}
 		if !ok || !isAggregate(t.tag) || t.decl {
 			continue
 		}
-		if t.name == "" && t.typedef == "" {
+		if t.name == "" && t.typedef == "" && u.dies[td.typ] == t {
 			t.typedef = td.name
 		} else if t.name != td.name && len(l.want) > 0 {
 			if _, ok := l.selects(td.name, u); ok {

@@ -42,13 +42,15 @@ func TestSharedAcrossUnits(t *testing.T) {
 	}
 }
 
-// TestTypedefRequest asks for a struct by its tag and by a typedef of it:
-// both answer with the one struct.
+// TestTypedefRequest asks for a struct by its tag and by typedefs of it:
+// all answer with the one struct.
 func TestTypedefRequest(t *testing.T) {
 	requireGCC(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "td.c")
-	if err := os.WriteFile(src, []byte("typedef struct foo { long a; char b; } foo_t;\nfoo_t x;\n"), 0o644); err != nil {
+	const text = "typedef struct foo { long a; char b; } foo_t;\nfoo_t x;\n" +
+		"typedef struct { int a; } anon_t;\ntypedef anon_t anon2_t;\nanon2_t y;\n"
+	if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	obj := gcc(t, dir, src, "td.o", "-g")
@@ -60,6 +62,18 @@ func TestTypedefRequest(t *testing.T) {
 		}
 		if len(structs) != 1 || structs[0].Name != "foo" || structs[0].Size != 16 {
 			t.Errorf("Types %v: %d structs, want struct foo of 16 bytes once", types, len(structs))
+		}
+	}
+	// An anonymous struct is named by its typedef, and found by a typedef
+	// of that typedef too.
+	for _, types := range [][]string{{"anon_t"}, {"anon2_t"}, {"anon_t", "anon2_t"}} {
+		structs, _, err := Load(obj, Options{Types: types})
+		if err != nil {
+			t.Errorf("Types %v: %v", types, err)
+			continue
+		}
+		if len(structs) != 1 || structs[0].Name != "anon_t" || structs[0].Size != 4 {
+			t.Errorf("Types %v: %d structs, want anon_t of 4 bytes once", types, len(structs))
 		}
 	}
 }
