@@ -329,7 +329,7 @@ func WriteClocks(w io.Writer, r *ClockResult) error {
 	if len(reasons) > 0 {
 		b.WriteString("\nnot measured:\n")
 		for _, why := range reasons {
-			wrapTo(&b, strings.Join(missing[why], ", ")+": "+why+".", "  ", "    ")
+			textfmt.Fill(&b, strings.Join(missing[why], ", ")+": "+why+".", "  ", "    ", textWidth)
 		}
 	}
 	b.WriteString("\nhow each call reads the clock:\n")
@@ -337,12 +337,12 @@ func WriteClocks(w io.Writer, r *ClockResult) error {
 	for _, row := range r.Rows {
 		if row.Missing == "" && !seen[row.Call] {
 			seen[row.Call] = true
-			wrapTo(&b, row.Call+": "+row.How+".", "  ", "    ")
+			textfmt.Fill(&b, row.Call+": "+row.How+".", "  ", "    ", textWidth)
 		}
 	}
 	b.WriteString("\n")
-	wrapTo(&b, "* "+r.Reference+".", "", "  ")
-	wrapTo(&b, "In the kernel every inode timestamp reads the coarse clock (current_time()). From v6.13 a multigrain inode whose ctime was queried since it last changed gets a fine read instead when the coarse time would not move it, and setting that ctime may cmpxchg the floor (mg_floor). The fine-minus-coarse cost per read above is what the floor trades against.", "", "")
+	textfmt.Fill(&b, "* "+r.Reference+".", "", "  ", textWidth)
+	textfmt.Fill(&b, "In the kernel every inode timestamp reads the coarse clock (current_time()). From v6.13 a multigrain inode whose ctime was queried since it last changed gets a fine read instead when the coarse time would not move it, and setting that ctime may cmpxchg the floor (mg_floor). The fine-minus-coarse cost per read above is what the floor trades against.", "", "", textWidth)
 	if r.Rounds < stats.MinForCI {
 		fmt.Fprintf(&b, "\n%d rounds are too few for confidence intervals; run at least %d (-count).\n", r.Rounds, stats.MinForCI)
 	}
@@ -445,22 +445,3 @@ func missingClockRows(rows []*ClockRow, why string) []*ClockRow {
 
 // textWidth is the width the explanations are wrapped to.
 const textWidth = 80
-
-// wrapTo writes text wrapped at word boundaries to textWidth columns,
-// the first line indented by first, the others by rest.
-func wrapTo(b *strings.Builder, text, first, rest string) {
-	line := first
-	empty := true
-	for _, word := range strings.Fields(text) {
-		if !empty && len([]rune(line))+1+len([]rune(word)) > textWidth {
-			b.WriteString(line + "\n")
-			line, empty = rest, true
-		}
-		if !empty {
-			line += " "
-		}
-		line += word
-		empty = false
-	}
-	b.WriteString(line + "\n")
-}

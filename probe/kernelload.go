@@ -337,10 +337,10 @@ func WriteKernelFigures(w io.Writer, r *KernelResult) error {
 	}
 	b.WriteString("\n")
 	for _, wl := range r.Workloads {
-		wrapTo(&b, wl.Name+": "+wl.Title+".", "", "  ")
+		textfmt.Fill(&b, wl.Name+": "+wl.Title+".", "", "  ", textWidth)
 	}
-	wrapTo(&b, "A worker's rate is the median over its chunks of 256 iterations, so that time the scheduler gave to others does not count; per thread is the total divided by the workers, LKP's per_thread_ops.", "", "")
-	wrapTo(&b, "Each pipe write stamps the pipe inode's mtime and ctime (file_update_time) and each read its atime (touch_atime), through the kernel's coarse realtime clock, which from v6.13 also loads the multigrain floor (mg_floor). For scale, LKP (Sep 2024, 64-thread Xeon Gold 6346): pipe1 per_thread_ops 1317657 on v6.11-rc1, 1245055 (-5.5%) with the mgtime series that made two seqcount passes; the merged v9 costs under 1%.", "", "")
+	textfmt.Fill(&b, "A worker's rate is the median over its chunks of 256 iterations, so that time the scheduler gave to others does not count; per thread is the total divided by the workers, LKP's per_thread_ops.", "", "", textWidth)
+	textfmt.Fill(&b, "Each pipe write stamps the pipe inode's mtime and ctime (file_update_time) and each read its atime (touch_atime), through the kernel's coarse realtime clock, which from v6.13 also loads the multigrain floor (mg_floor). For scale, LKP (Sep 2024, 64-thread Xeon Gold 6346): pipe1 per_thread_ops 1317657 on v6.11-rc1, 1245055 (-5.5%) with the mgtime series that made two seqcount passes; the merged v9 costs under 1%.", "", "", textWidth)
 	if r.Rounds < stats.MinForCI {
 		fmt.Fprintf(&b, "\n%d rounds are too few for confidence intervals; run at least %d (-count).\n", r.Rounds, stats.MinForCI)
 	}

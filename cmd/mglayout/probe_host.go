@@ -132,7 +132,7 @@ func writeModelVerdicts(ctx *context, r *probe.KernelResult) error {
 			row := []string{name}
 			for _, c := range oa.Cases {
 				f := c.Paths[i]
-				cell := hostLines(f.Lines)
+				cell := textfmt.Ranges(f.Lines)
 				if len(f.FalseLines) > 0 {
 					cell += " !"
 				}
@@ -142,7 +142,7 @@ func writeModelVerdicts(ctx *context, r *probe.KernelResult) error {
 		}
 		textfmt.Table(&b, "  ", rows)
 		for _, line := range []int64{64, 128} {
-			wrapLine(&b, fmt.Sprintf("%d B: %s", line, falseSharingAt(&oa, line)), "  ", "    ")
+			textfmt.Fill(&b, fmt.Sprintf("%d B: %s", line, falseSharingAt(&oa, line)), "  ", "    ", 80)
 		}
 	}
 	fmt.Fprintf(&b, "\nB/phase: line size and the object's offset in its first line; *: the coarse\n"+
@@ -181,43 +181,4 @@ func falseSharingAt(oa *sharing.ObjectAnalysis, line int64) string {
 		s += "; a line the object writes holds unknown neighbours' bytes at some phase"
 	}
 	return s
-}
-
-// wrapLine writes text wrapped at words to 80 columns, the first line
-// indented by first, the others by rest.
-func wrapLine(b *strings.Builder, text, first, rest string) {
-	line, empty := first, true
-	for _, word := range strings.Fields(text) {
-		if !empty && len([]rune(line))+1+len([]rune(word)) > 80 {
-			b.WriteString(line + "\n")
-			line, empty = rest, true
-		}
-		if !empty {
-			line += " "
-		}
-		line += word
-		empty = false
-	}
-	b.WriteString(line + "\n")
-}
-
-// hostLines writes line indexes as ranges: 0-1,3.
-func hostLines(xs []int64) string {
-	var parts []string
-	for i := 0; i < len(xs); {
-		j := i
-		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", xs[i], xs[j]))
-		} else {
-			parts = append(parts, fmt.Sprint(xs[i]))
-		}
-		i = j + 1
-	}
-	if len(parts) == 0 {
-		return "-"
-	}
-	return strings.Join(parts, ",")
 }

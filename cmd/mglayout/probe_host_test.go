@@ -50,11 +50,3 @@ func TestModelVerdicts(t *testing.T) {
 		}
 	}
 }
-
-func TestHostLines(t *testing.T) {
-	for want, xs := range map[string][]int64{"-": nil, "0": {0}, "0-1": {0, 1}, "0-1,3": {0, 1, 3}, "0,2,4-6": {0, 2, 4, 5, 6}} {
-		if got := hostLines(xs); got != want {
-			t.Errorf("hostLines(%v) = %q, want %q", xs, got, want)
-		}
-	}
-}

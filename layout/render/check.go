@@ -40,7 +40,7 @@ func checkObject(b *strings.Builder, oa *sharing.ObjectAnalysis, lines []int64) 
 				phases = append(phases, fmt.Sprint(c.Phase))
 			}
 		}
-		for i, line := range wrap(fmt.Sprintf("%d B lines: %s %s (%s)", l, plural(len(phases), "phase", "phases"), strings.Join(phases, ", "), oa.PhaseReasons[l]), 76) {
+		for i, line := range textfmt.Wrap(fmt.Sprintf("%d B lines: %s %s (%s)", l, plural(len(phases), "phase", "phases"), strings.Join(phases, ", "), oa.PhaseReasons[l]), 76) {
 			fmt.Fprintf(b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 		}
 	}
@@ -56,7 +56,7 @@ func checkObject(b *strings.Builder, oa *sharing.ObjectAnalysis, lines []int64) 
 			fmt.Fprintf(b, ": %s", cite)
 		}
 		b.WriteString("\n")
-		for _, line := range wrap(accessSummary(p), 72) {
+		for _, line := range textfmt.Wrap(accessSummary(p), 72) {
 			fmt.Fprintf(b, "      %s\n", line)
 		}
 	}
@@ -72,7 +72,7 @@ func checkObject(b *strings.Builder, oa *sharing.ObjectAnalysis, lines []int64) 
 		row := []string{p.Name}
 		for _, c := range oa.Cases {
 			f := c.Paths[pi]
-			cell := compactList(f.Lines)
+			cell := textfmt.Ranges(f.Lines)
 			if c.Line < 128 && len(f.Lines) > 0 {
 				cell += fmt.Sprintf(" [%d×128]", f.Blocks128)
 			}
@@ -173,7 +173,7 @@ func acrossObjects(b *strings.Builder, a *sharing.Analysis) {
 		} else {
 			text += "only these share touched lines with unknown neighbours: " + strings.Join(exposed, "; ") + " (see above)."
 		}
-		for i, line := range wrap(text, 74) {
+		for i, line := range textfmt.Wrap(text, 74) {
 			fmt.Fprintf(b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 		}
 	}
@@ -223,7 +223,7 @@ func acrossObjects(b *strings.Builder, a *sharing.Analysis) {
 		for _, pt := range parts {
 			objs = append(objs, pt.object)
 		}
-		for i, line := range wrap(fmt.Sprintf("%s touches %s; lines %s.", name, strings.Join(objs, " and "), strings.Join(cells, ", ")), 74) {
+		for i, line := range textfmt.Wrap(fmt.Sprintf("%s touches %s; lines %s.", name, strings.Join(objs, " and "), strings.Join(cells, ", ")), 74) {
 			fmt.Fprintf(b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 		}
 	}
@@ -297,7 +297,7 @@ func exposureReport(b *strings.Builder, oa *sharing.ObjectAnalysis, cases []*sha
 	if len(readers) > 0 {
 		text += fmt.Sprintf(" A neighbour's writes evict them from %s.", strings.Join(readers, ", "))
 	}
-	for i, line := range wrap(text, 74) {
+	for i, line := range textfmt.Wrap(text, 74) {
 		fmt.Fprintf(b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 	}
 }
@@ -316,7 +316,7 @@ func lineReport(b *strings.Builder, oa *sharing.ObjectAnalysis, ls *sharing.Line
 	}
 	if clique(ls, writers) {
 		wp := pathNamed(oa.Object.Paths, writers[0])
-		for i, line := range wrap(fmt.Sprintf("line %d: %s (%s each) write it, each to its own bytes: FALSE sharing between every two of them",
+		for i, line := range textfmt.Wrap(fmt.Sprintf("line %d: %s (%s each) write it, each to its own bytes: FALSE sharing between every two of them",
 			ls.Index, compactMembers(writers), cpusRate(wp)), 74) {
 			fmt.Fprintf(b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 		}
@@ -342,12 +342,12 @@ func lineReport(b *strings.Builder, oa *sharing.ObjectAnalysis, ls *sharing.Line
 		}
 		b.WriteString("\n")
 		for _, t := range trues {
-			for i, line := range wrap("true sharing with "+t, 70) {
+			for i, line := range textfmt.Wrap("true sharing with "+t, 70) {
 				fmt.Fprintf(b, "    %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 			}
 		}
 		if len(falses) > 0 {
-			for i, line := range wrap("FALSE sharing with "+strings.Join(falses, "; ")+", which "+plural(len(falses), "touches", "touch")+" nothing "+w+" writes here", 70) {
+			for i, line := range textfmt.Wrap("FALSE sharing with "+strings.Join(falses, "; ")+", which "+plural(len(falses), "touches", "touch")+" nothing "+w+" writes here", 70) {
 				fmt.Fprintf(b, "    %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 			}
 		}
@@ -510,25 +510,4 @@ func splitLast(member string) (parent, name string) {
 func citation(doc string) string {
 	cite, _, _ := strings.Cut(doc, ": ")
 	return strings.Join(strings.Fields(cite), " ")
-}
-
-// compactList writes line indexes with runs as ranges: 0-2,4.
-func compactList(xs []int64) string {
-	if len(xs) == 0 {
-		return "-"
-	}
-	var parts []string
-	for i := 0; i < len(xs); {
-		j := i
-		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", xs[i], xs[j]))
-		} else {
-			parts = append(parts, fmt.Sprint(xs[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
 }

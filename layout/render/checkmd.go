@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/mglayout/mglayout/layout/sharing"
+
+	"github.com/mglayout/mglayout/internal/textfmt"
 )
 
 // CheckMarkdown writes the analysis as Markdown: per object a table of
@@ -37,7 +39,7 @@ func CheckMarkdown(w io.Writer, a *sharing.Analysis) error {
 			fmt.Fprintf(&b, "| `%s` | %s |", p.Name, cpusRate(p))
 			for _, c := range oa.Cases {
 				f := c.Paths[pi]
-				cell := compactList(f.Lines)
+				cell := textfmt.Ranges(f.Lines)
 				if c.Line < 128 && len(f.Lines) > 0 {
 					cell += fmt.Sprintf(" (%d×128 B)", f.Blocks128)
 				}

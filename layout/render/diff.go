@@ -31,7 +31,7 @@ func DiffText(w io.Writer, r *diff.Result) error {
 	if why := describeWhy(r); len(why) > 0 {
 		b.WriteString("\nWhy:\n")
 		for _, para := range why {
-			for i, line := range wrap(para, 76) {
+			for i, line := range textfmt.Wrap(para, 76) {
 				fmt.Fprintf(&b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 			}
 		}
@@ -49,7 +49,7 @@ func DiffText(w io.Writer, r *diff.Result) error {
 			}
 		}
 		if !changed {
-			unchanged = append(unchanged, fmt.Sprintf("%s (%d B: %s)", name, rows[0].Line, compactList(rows[0].New.Lines)))
+			unchanged = append(unchanged, fmt.Sprintf("%s (%d B: %s)", name, rows[0].Line, textfmt.Ranges(rows[0].New.Lines)))
 			continue
 		}
 		fmt.Fprintf(&b, "  %s\n", name)
@@ -67,7 +67,7 @@ func DiffText(w io.Writer, r *diff.Result) error {
 		textfmt.Table(&b, "    ", table)
 	}
 	if len(unchanged) > 0 {
-		for i, line := range wrap("unchanged in every case: "+strings.Join(unchanged, ", "), 76) {
+		for i, line := range textfmt.Wrap("unchanged in every case: "+strings.Join(unchanged, ", "), 76) {
 			fmt.Fprintf(&b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 		}
 	}
@@ -109,7 +109,7 @@ func verdictLine(r *diff.Result, worseAt []int64) string {
 	}
 	fmt.Fprintf(&b, "; %s.", falseText)
 	var out strings.Builder
-	for _, line := range wrap(b.String(), 78) {
+	for _, line := range textfmt.Wrap(b.String(), 78) {
 		out.WriteString(line + "\n")
 	}
 	return strings.TrimSuffix(out.String(), "\n")
@@ -398,8 +398,8 @@ func describeWhy(r *diff.Result) []string {
 			case row.Line < 128 && row.New.Blocks128 > row.Old.Blocks128:
 				because = strings.Replace(because, ": ", ", because ", 1)
 				say(fmt.Sprintf("At %d B phase %d, %s touched lines %s, %s of 128 bytes; now it touches lines %s, %s%s: the adjacent-line prefetcher no longer brings its data in with one fetch.",
-					row.Line, row.Phase, name, compactList(row.Old.Lines), blocks(row.Old.Blocks128),
-					compactList(row.New.Lines), blocks(row.New.Blocks128), because))
+					row.Line, row.Phase, name, textfmt.Ranges(row.Old.Lines), blocks(row.Old.Blocks128),
+					textfmt.Ranges(row.New.Lines), blocks(row.New.Blocks128), because))
 			}
 		}
 		if len(same) > 0 {
@@ -411,7 +411,7 @@ func describeWhy(r *diff.Result) []string {
 			}
 			what := "as many lines and 128-byte blocks as before"
 			if identical {
-				what = plural(len(same[0].New.Lines), "line ", "lines ") + compactList(same[0].New.Lines) + " either way"
+				what = plural(len(same[0].New.Lines), "line ", "lines ") + textfmt.Ranges(same[0].New.Lines) + " either way"
 			}
 			say(fmt.Sprintf("At %s nothing changes for %s: it touches %s.", strings.Join(cases, ", "), name, what))
 		}
@@ -434,7 +434,7 @@ func appendNew(xs []string, x string) []string {
 }
 
 func figuresCell(f diff.Figures, line int64) string {
-	cell := compactList(f.Lines)
+	cell := textfmt.Ranges(f.Lines)
 	if line < 128 && len(f.Lines) > 0 {
 		cell += fmt.Sprintf(" [%d×128]", f.Blocks128)
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout"
 )
 
@@ -55,7 +56,7 @@ func textStruct(b *strings.Builder, s *layout.Struct, o Options) {
 	if syn := synopsis(s.Doc); syn != "" {
 		header += ": " + syn
 	}
-	for i, line := range wrap(header, 72) {
+	for i, line := range textfmt.Wrap(header, 72) {
 		if i == 0 {
 			fmt.Fprintf(b, "/* %s\n", line)
 		} else {
@@ -331,21 +332,4 @@ func synopsis(doc string) string {
 		}
 	}
 	return para
-}
-
-// wrap breaks text into lines of at most width columns at spaces.
-func wrap(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(word) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
-	}
-	return append(lines, line)
 }
