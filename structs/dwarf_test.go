@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mglayout/mglayout/internal/kernelfacts"
 	"github.com/mglayout/mglayout/layout"
 )
 
@@ -216,7 +217,7 @@ func compile(t *testing.T, src string, defines ...string) (dwarfReader, string) 
 // (anonymous unions compared by position), and the sizes and declared
 // alignments agree.
 func TestDWARF(t *testing.T) {
-	src := filepath.Join(kernelDir(t), "tk_layout.c")
+	src := filepath.Join(kernelfacts.Dir(t), "tk_layout.c")
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("gcc not found in PATH: the DWARF comparison needs it to compile " + src)
 	}

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mglayout/mglayout/internal/kernelfacts"
 )
 
 // expandedStruct is one top-level block of `pahole -E` output: every member
@@ -116,7 +118,7 @@ var expandedFiles = []struct {
 // lists (absolute offsets) against the model's Fields by dotted path, and
 // the other way round: the model has no named member pahole lacks.
 func TestPaholeExpanded(t *testing.T) {
-	dir := filepath.Join(kernelDir(t), "pahole")
+	dir := filepath.Join(kernelfacts.Dir(t), "pahole")
 	total := 0
 	for _, ef := range expandedFiles {
 		text, err := os.ReadFile(filepath.Join(dir, ef.file))

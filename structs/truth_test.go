@@ -8,37 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mglayout/mglayout/internal/kernelfacts"
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/structs"
 )
-
-// kernelDir returns the directory of the kernel facts (kernel_truth.md,
-// tk_layout.c, layouts_x86_64.csv, pahole/). They live outside the module,
-// in shared/kernel beside the clone (../shared/kernel from the repository
-// root), so the test walks up from the package directory until a shared/kernel
-// holding the CSV turns up. CI always has it; elsewhere the test is skipped
-// rather than failed, naming the path it expected.
-func kernelDir(t *testing.T) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for dir := wd; ; {
-		cand := filepath.Join(dir, "shared", "kernel")
-		if _, err := os.Stat(filepath.Join(cand, "layouts_x86_64.csv")); err == nil {
-			return cand
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	want := filepath.Join(filepath.Dir(filepath.Dir(wd)), "shared", "kernel")
-	t.Skipf("kernel facts not found: expected shared/kernel beside the repository (%s, i.e. ../shared/kernel from the repository root) or in a directory above %s", want, wd)
-	return ""
-}
 
 // lookup returns a model for amd64 or stops the test.
 func lookup(t *testing.T, name string) *layout.Struct {
@@ -71,7 +44,7 @@ var csvModels = map[string]string{
 // offset inside tk_core/tk_data, size, and the line indexes at 64 bytes and
 // at 128 bytes for both phases a 64-byte-aligned object can start at.
 func TestCSV(t *testing.T) {
-	dir := kernelDir(t)
+	dir := kernelfacts.Dir(t)
 	f, err := os.Open(filepath.Join(dir, "layouts_x86_64.csv"))
 	if err != nil {
 		t.Fatal(err)

@@ -9,31 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mglayout/mglayout/internal/kernelfacts"
 	"github.com/mglayout/mglayout/structs"
 )
-
-// kernelSource finds ../shared/kernel/tk_layout.c by walking up from the
-// package, or skips the test.
-func kernelSource(t *testing.T) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for dir := wd; ; {
-		src := filepath.Join(dir, "shared", "kernel", "tk_layout.c")
-		if _, err := os.Stat(src); err == nil {
-			return src
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	t.Skipf("kernel facts not found: expected shared/kernel/tk_layout.c beside the repository (../shared/kernel from its root) or in a directory above %s", wd)
-	return ""
-}
 
 // mglayout runs the command and returns its exit status and output.
 func mglayout(args ...string) (int, string, string) {
@@ -48,7 +26,7 @@ func mglayout(args ...string) (int, string, string) {
 // say about the built-in models: the same exit status and the same text
 // but for the structs' names.
 func TestELFKernel(t *testing.T) {
-	src := kernelSource(t)
+	src := filepath.Join(kernelfacts.Dir(t), "tk_layout.c")
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("gcc not found in PATH: the test compiles " + src)
 	}
@@ -117,7 +95,7 @@ func TestELFKernel(t *testing.T) {
 // repository root, and checks that each mglayout command prints what the
 // README shows (up to a "..." line) and exits as "echo $?" says.
 func TestReadmeELF(t *testing.T) {
-	src := kernelSource(t)
+	src := filepath.Join(kernelfacts.Dir(t), "tk_layout.c")
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("gcc not found in PATH: the examples compile " + src)
 	}

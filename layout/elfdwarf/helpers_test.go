@@ -101,26 +101,3 @@ func byName(structs []*layout.Struct) map[string]*layout.Struct {
 	}
 	return m
 }
-
-// kernelDir finds ../shared/kernel from the repository root by walking up
-// from the package, or skips the test.
-func kernelDir(t testing.TB) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for dir := wd; ; {
-		cand := filepath.Join(dir, "shared", "kernel")
-		if _, err := os.Stat(filepath.Join(cand, "tk_layout.c")); err == nil {
-			return cand
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	t.Skipf("kernel facts not found: expected shared/kernel/tk_layout.c beside the repository (../shared/kernel from its root) or in a directory above %s", wd)
-	return ""
-}
