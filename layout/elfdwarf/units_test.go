@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -75,5 +76,37 @@ func TestTypedefRequest(t *testing.T) {
 		if len(structs) != 1 || structs[0].Name != "anon_t" || structs[0].Size != 4 {
 			t.Errorf("Types %v: %d structs, want anon_t of 4 bytes once", types, len(structs))
 		}
+	}
+}
+
+// TestDefinedDifferently: a struct name that two units define with other
+// sizes is read from the first unit, with a note that says so.
+func TestDefinedDifferently(t *testing.T) {
+	requireGCC(t)
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"w1.c": "struct W { long a; } w1;\n",
+		"w2.c": "struct W { long a; long b; } w2;\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gcc(t, dir, filepath.Join(dir, name), name[:2]+".o", "-g")
+	}
+	cmd := exec.Command("ld", "-r", "-o", "w12.o", "w1.o", "w2.o")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("ld -r: %v\n%s", err, out)
+	}
+	structs, notes, err := Load(filepath.Join(dir, "w12.o"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := byName(structs)["W"]; w == nil || w.Size != 8 {
+		t.Errorf("W: %+v, want the first unit's 8 bytes", w)
+	}
+	want := "struct W is defined differently in w1.c and w2.c; this shows the one in w1.c"
+	if !slices.Contains(notes, want) {
+		t.Errorf("notes %q lack %q", notes, want)
 	}
 }
