@@ -118,27 +118,13 @@ func (l *loader) aggregateAlign(d *die, depth int) (int64, error) {
 	}
 	natural := int64(1)
 	packed := false
-	for _, m := range d.members {
-		a := m.align
-		if a == 0 {
-			var err error
-			if a, err = l.alignOf(m.typ, true, u, depth+1); err != nil {
-				return 0, err
-			}
-		}
-		if !u.isGo() && m.bitSize == 0 && m.loc > 0 && m.loc%a != 0 {
-			// A misaligned struct or union member says that its own
-			// type is packed (struct { char c; struct packed p; int z; }
-			// is 4-aligned), or that this struct is; only a misaligned
-			// scalar, or the size below, tells which.
-			if aggregate, err := l.isAggregate(m.typ, u); err != nil {
-				return 0, err
-			} else if aggregate {
-				continue
-			}
-			packed = true
+	for i := range d.members {
+		a, misplaced, err := l.placedAlign(&d.members[i], u, depth+1)
+		if err != nil {
+			return 0, err
 		}
 		natural = max(natural, a)
+		packed = packed || misplaced
 	}
 	if !u.isGo() && d.size > 0 && d.size%natural != 0 {
 		packed = true
@@ -150,27 +136,28 @@ func (l *loader) aggregateAlign(d *die, depth int) (int64, error) {
 	return natural, nil
 }
 
-// isAggregate reports whether the type at off is a struct or union, seen
-// through typedefs and qualifiers.
-func (l *loader) isAggregate(off dwarf.Offset, u *unit) (bool, error) {
-	r, err := l.resolve(off, true, u)
-	if err != nil || r.d == nil {
-		return false, err
+// placedAlign returns the alignment member m has where it sits: its
+// DW_AT_alignment, or its type's. A C struct or union member at an offset
+// its type's alignment does not divide is packed itself or sits in a
+// packed struct, and is 1-aligned either way (struct { char c; struct
+// packed p; int z; } is still 4-aligned). misplaced reports a scalar at
+// such an offset, which only a packed holder explains.
+func (l *loader) placedAlign(m *member, u *unit, depth int) (align int64, misplaced bool, err error) {
+	align = m.align
+	if align == 0 {
+		if align, err = l.alignOf(m.typ, true, u, depth); err != nil {
+			return 0, false, err
+		}
 	}
-	switch r.d.tag {
-	case dwarf.TagStructType, dwarf.TagUnionType, dwarf.TagClassType:
-		return true, nil
+	if u.isGo() || m.bitSize > 0 || m.loc <= 0 || m.loc%align == 0 {
+		return align, false, nil
 	}
-	return false, nil
-}
-
-// contextAlign is the alignment a member of the given type alignment has at
-// offset: a struct or union found at an offset its type's alignment does
-// not divide is packed (or sits in a packed struct), and is aligned to no
-// more than the offset allows.
-func contextAlign(align, offset int64) int64 {
-	for align > 1 && offset%align != 0 {
-		align /= 2
+	r, err := l.resolve(m.typ, true, u)
+	if err != nil {
+		return 0, false, err
 	}
-	return align
+	if r.d != nil && isAggregate(r.d.tag) {
+		return 1, false, nil
+	}
+	return align, true, nil
 }

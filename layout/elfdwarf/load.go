@@ -629,16 +629,12 @@ func (l *loader) directsOf(d *die, pkg string) (*directs, error) {
 		if err != nil {
 			return nil, fmt.Errorf("member %s: %v", m.name, err)
 		}
-		align, forced := m.align, m.align > 0
-		if !forced {
-			if align, err = l.alignOf(m.typ, true, u, 0); err != nil {
-				return nil, fmt.Errorf("member %s: %v", m.name, err)
-			}
+		align, _, err := l.placedAlign(m, u, 0)
+		if err != nil {
+			return nil, fmt.Errorf("member %s: %v", m.name, err)
 		}
+		forced := m.align > 0
 		kind := kindOf(r)
-		if !forced && m.bitSize == 0 && (kind == layout.KindStruct || kind == layout.KindUnion) {
-			align = contextAlign(align, max(m.loc, 0))
-		}
 		f := layout.Field{
 			Name:        m.name,
 			Path:        m.name,
