@@ -92,12 +92,9 @@ func (sc *Sidecar) Merge(more *Sidecar) error {
 		}
 		into.Align, into.Padded = max(into.Align, m.Align), max(into.Padded, m.Padded)
 		for _, p := range m.Paths {
-			for _, other := range into.Paths {
-				if other.Name == p.Name {
-					return fmt.Errorf("%s: path %s is declared twice (first at %s)", p.Pos, p.Name, other.Pos)
-				}
+			if err := into.add(p); err != nil {
+				return fmt.Errorf("%s: %v", p.Pos, err)
 			}
-			into.Paths = append(into.Paths, p)
 		}
 	}
 	return nil
@@ -143,6 +140,11 @@ func (s *Section) addPath(line, pos string) error {
 	if p.Doc == "" {
 		p.Doc = "declared at " + pos
 	}
+	return s.add(p)
+}
+
+// add appends p, which must be the only path of its name.
+func (s *Section) add(p *Path) error {
 	for _, other := range s.Paths {
 		if other.Name == p.Name {
 			return fmt.Errorf("path %s is declared twice (first at %s)", p.Name, other.Pos)
