@@ -435,6 +435,19 @@ func measure(ctx context.Context, workers []*worker, d time.Duration) (time.Dura
 		}()
 	}
 	ready.Wait()
+	elapsed := runFor(ctx, d, start, &f.stop)
+	done.Wait()
+	for _, w := range workers {
+		if w.err != nil {
+			return 0, w.err
+		}
+	}
+	return elapsed, nil
+}
+
+// runFor releases the workers waiting on start, sets stop after d or when
+// ctx ends, whichever comes first, and returns how long they ran.
+func runFor(ctx context.Context, d time.Duration, start chan struct{}, stop *atomic.Bool) time.Duration {
 	t0 := time.Now()
 	close(start)
 	timer := time.NewTimer(d)
@@ -443,13 +456,6 @@ func measure(ctx context.Context, workers []*worker, d time.Duration) (time.Dura
 	case <-ctx.Done():
 		timer.Stop()
 	}
-	f.stop.Store(true)
-	elapsed := time.Since(t0)
-	done.Wait()
-	for _, w := range workers {
-		if w.err != nil {
-			return 0, w.err
-		}
-	}
-	return elapsed, nil
+	stop.Store(true)
+	return time.Since(t0)
 }

@@ -72,16 +72,7 @@ func runPipes(ctx context.Context, cpus []int, size int, d time.Duration) ([]flo
 		}()
 	}
 	ready.Wait()
-	t0 := time.Now()
-	close(start)
-	timer := time.NewTimer(d)
-	select {
-	case <-timer.C:
-	case <-ctx.Done():
-		timer.Stop()
-	}
-	stop.Store(true)
-	elapsed := time.Since(t0)
+	elapsed := runFor(ctx, d, start, &stop)
 	done.Wait()
 	rates := make([]float64, len(cpus))
 	for i, err := range errs {
