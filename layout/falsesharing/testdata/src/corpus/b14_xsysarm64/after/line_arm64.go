@@ -1,0 +1,3 @@
+package after
+
+const cacheLineSize = 128

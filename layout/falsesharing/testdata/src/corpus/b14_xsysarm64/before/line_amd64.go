@@ -1,0 +1,3 @@
+package before
+
+const cacheLineSize = 64
