@@ -21,8 +21,9 @@ type workerCounters struct {
 
 // cacheLineData pads workerCounters to a whole number of lines.
 type cacheLineData struct {
-	data workerCounters
+	// The pad comes first: a zero-size last member would cost Go 8 bytes.
 	pad  [(cacheLineSize - unsafe.Sizeof(workerCounters{})%cacheLineSize) % cacheLineSize]byte
+	data workerCounters
 }
 
 // Scheduler has one counter block per worker.
