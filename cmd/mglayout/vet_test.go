@@ -73,7 +73,7 @@ func TestGoVetTool(t *testing.T) {
 	if status == 0 {
 		t.Errorf("go vet on an unpadded sharded counter: exit status 0, want non-zero")
 	}
-	if !regexp.MustCompile(`(?m)^shards/shards\.go:6:\d+: .+ \(FS1\)$`).MatchString(stderr) {
+	if !regexp.MustCompile(`(?m)^shards/shards\.go:6:\d+: .+ \(FS1, proven\)$`).MatchString(stderr) {
 		t.Errorf("go vet stderr has no FS1 finding at shards/shards.go:6:\n%s", stderr)
 	}
 	if strings.Contains(stderr, "clean") {

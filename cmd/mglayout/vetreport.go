@@ -39,8 +39,9 @@ type vetJSON struct {
 	EndLine   int          `json:"end_line"`
 	EndColumn int          `json:"end_column"`
 	Message   string       `json:"message"`
-	URL       string       `json:"url"`   // the rule's section of the README
-	Fixes     []vetJSONFix `json:"fixes"` // [] when there is none; -fix applies the first
+	Evidence  string       `json:"evidence,omitempty"` // declared, proven or likely: how the finding is known
+	URL       string       `json:"url"`                // the rule's section of the README
+	Fixes     []vetJSONFix `json:"fixes"`              // [] when there is none; -fix applies the first
 }
 
 type vetJSONFix struct {
@@ -67,7 +68,7 @@ func writeJSON(w io.Writer, findings []*finding) error {
 		j := vetJSON{
 			Rule: f.ruleID(), File: shortPath(f.pos.Filename),
 			Line: f.pos.Line, Column: f.pos.Column, EndLine: f.end.Line, EndColumn: f.end.Column,
-			Message: f.diag.Message, URL: f.diag.URL, Fixes: []vetJSONFix{},
+			Message: f.diag.Message, Evidence: falsesharing.TierOf(f.diag.Message), URL: f.diag.URL, Fixes: []vetJSONFix{},
 		}
 		if f.rule != nil {
 			j.Name = f.rule.Name
@@ -158,6 +159,14 @@ type sarifResult struct {
 	Message   sarifMessage    `json:"message"`
 	Locations []sarifLocation `json:"locations"`
 	Fixes     []sarifFix      `json:"fixes,omitempty"`
+	// Rank orders results by how strong their evidence is: 100 declared,
+	// 90 proven, 50 likely.
+	Rank       float64          `json:"rank,omitempty"`
+	Properties *sarifProperties `json:"properties,omitempty"`
+}
+
+type sarifProperties struct {
+	Evidence string `json:"evidence"`
 }
 
 type sarifLocation struct {
@@ -226,9 +235,11 @@ func writeSARIF(w io.Writer, findings []*finding) error {
 	loc := &sarifLocator{src: map[string][]byte{}, roots: map[string]string{}}
 	results := []sarifResult{}
 	for _, f := range findings {
+		tier := falsesharing.TierOf(f.diag.Message)
 		res := sarifResult{
 			RuleID:  f.ruleID(),
-			Level:   "warning",
+			Level:   sarifLevel(tier),
+			Rank:    sarifRank[tier],
 			Message: sarifMessage{Text: f.diag.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{
 				ArtifactLocation: loc.artifact(f.pkg, f.pos.Filename),
@@ -237,6 +248,9 @@ func writeSARIF(w io.Writer, findings []*finding) error {
 		}
 		if res.RuleID == "" {
 			res.RuleID = falsesharing.Analyzer.Name
+		}
+		if tier != "" {
+			res.Properties = &sarifProperties{Evidence: tier}
 		}
 		if i, ok := index[f.rule]; ok {
 			res.RuleIndex = &i
@@ -334,4 +348,16 @@ func (l *sarifLocator) column(p token.Position) int {
 		return p.Column
 	}
 	return len(utf16.Encode([]rune(string(src[lineStart:p.Offset])))) + 1
+}
+
+// sarifRank turns an evidence tier into SARIF's rank, 0 to 100.
+var sarifRank = map[string]float64{"declared": 100, "proven": 90, "likely": 50}
+
+// sarifLevel is a warning, or a note for a finding only a heuristic
+// supports.
+func sarifLevel(tier string) string {
+	if tier == "likely" {
+		return "note"
+	}
+	return "warning"
 }

@@ -79,7 +79,7 @@ func TestVetJSON(t *testing.T) {
 	}
 	f := findings[0]
 	if f.Rule != "FS1" || f.Name != "shard-stride" || f.File != "testdata/vet/shards/shards.go" || f.Line != 8 ||
-		f.URL != falsesharing.ShardStride.URL() || !strings.HasSuffix(f.Message, " (FS1)") {
+		f.URL != falsesharing.ShardStride.URL() || !strings.HasSuffix(f.Message, " (FS1, proven)") || f.Evidence != "proven" {
 		t.Errorf("finding %+v, want FS1 shard-stride at testdata/vet/shards/shards.go:8 with its URL", f)
 	}
 	if len(f.Fixes) == 0 || len(f.Fixes[0].Edits) == 0 || f.Fixes[0].Edits[0].File != f.File {

@@ -17,12 +17,14 @@ var Analyzer = &analysis.Analyzer{
 
 // Flags, as go vet passes them: -falsesharing.arch and -falsesharing.lines.
 var (
-	archFlag  string
-	linesFlag string
+	archFlag     string
+	linesFlag    string
+	evidenceFlag string
 )
 
 func init() {
 	Analyzer.Flags.StringVar(&archFlag, "arch", "", "comma-separated GOARCHes to check, each at its own line size (default: the GOARCH being built)")
+	Analyzer.Flags.StringVar(&evidenceFlag, "evidence", "proven", "the least evidence a finding needs: declared (a directive or deliberate padding), proven (the concurrency model shows it), or likely (a heuristic)")
 	Analyzer.Flags.StringVar(&linesFlag, "lines", "", "comma-separated line sizes to check for every GOARCH, besides each GOARCH's own (e.g. 64,128)")
 }
 

@@ -23,9 +23,14 @@ import (
 type finding struct {
 	rule *Rule
 	key  string
-	a, b string       // the members that meet; for FS1 the array, twice
-	why  string       // the evidence
-	tn   types.Object // the type, or the variable of a package-level array
+	a, b string // the first pair that meets, in offset order; for FS1 the array, twice
+	hot  string // the hot member (or the shard table) the finding is about
+	// partners are the members that meet the hot one, in the order
+	// found, each with the evidence that they are used apart.
+	partners []partner
+	why      string       // the evidence, for FS1
+	tier     Tier         // the strongest evidence of any partner
+	tn       types.Object // the type, or the variable of a package-level array
 	// where: per GOARCH and line size, the phases at which the members
 	// share a line, all phases, and why the object starts there.
 	where   map[archLine]*phases
@@ -33,6 +38,11 @@ type finding struct {
 	// pos, when set, is where to report instead of the member: the field
 	// of a slice or the variable of an array the object stands for.
 	pos token.Pos
+}
+
+type partner struct {
+	member, why string
+	tier        Tier
 }
 
 type archLine struct {
@@ -45,7 +55,7 @@ type phases struct {
 	reason   string
 }
 
-func (c *checker) add(tn types.Object, s *layout.Struct, arch string, cs *sharing.Case, oa *sharing.ObjectAnalysis, f finding) {
+func (c *checker) add(tn types.Object, s *layout.Struct, arch string, cs *sharing.Case, oa *sharing.ObjectAnalysis, f finding, partnerMember, why string) {
 	key := tn.Name() + "|" + f.rule.ID + "|" + f.key
 	g := c.found[key]
 	if g == nil {
@@ -55,6 +65,16 @@ func (c *checker) add(tn types.Object, s *layout.Struct, arch string, cs *sharin
 		g = &f
 		c.found[key] = g
 		c.order = append(c.order, key)
+	}
+	g.tier = max(g.tier, f.tier)
+	if partnerMember == "" {
+		if f.tier >= g.tier {
+			g.why = why
+		}
+	} else if i := slices.IndexFunc(g.partners, func(p partner) bool { return p.member == partnerMember }); i < 0 {
+		g.partners = append(g.partners, partner{partnerMember, why, f.tier})
+	} else if f.tier > g.partners[i].tier {
+		g.partners[i] = partner{partnerMember, why, f.tier}
 	}
 	g.layouts[arch] = s
 	al := archLine{arch, cs.Line}
@@ -73,10 +93,16 @@ func (c *checker) add(tn types.Object, s *layout.Struct, arch string, cs *sharin
 	}
 }
 
-// report classifies and reports every finding, in the order found.
+// report classifies and reports every finding with enough evidence,
+// in the order found.
 func (c *checker) report() {
 	for _, key := range c.order {
 		f := c.found[key]
+		if f.tier < c.cfg.tier {
+			continue
+		}
+		// Partners with less evidence than asked for are left out.
+		f.partners = slices.DeleteFunc(f.partners, func(p partner) bool { return p.tier < c.cfg.tier })
 		if f.rule == Neighbour {
 			f.rule = c.classify(f)
 		}
@@ -235,21 +261,29 @@ func (c *checker) reportFinding(f *finding) {
 			d.Message = fmt.Sprintf("the padding in the elements of %s makes them %d bytes, too short for %s: neighbouring shards share lines there; pad each element to %d bytes or use golang.org/x/sys/cpu.CacheLinePad",
 				f.a, elem, f.whereText(), roundUp(elem, line))
 			d.SuggestedFixes = c.padElementFix(f, arr, elem, line)
-			d.Message += " (" + ShortPadding.ID + ")"
+			d.Message += " (" + ShortPadding.ID + ", " + f.tier.String() + ")"
 			c.pass.Report(d)
 			return
 		}
 		if elem < line {
-			d.Message = fmt.Sprintf("elements of %s are %d bytes, so neighbouring shards share lines (%s) and the CPUs writing them false-share; pad each element to %d bytes",
-				f.a, elem, f.whereText(), roundUp(elem, line))
+			d.Message = fmt.Sprintf("elements of %s are %d bytes, so neighbouring shards share lines (%s) and the CPUs writing them false-share; pad each element to %d bytes: %s",
+				f.a, elem, f.whereText(), roundUp(elem, line), f.why)
 		} else {
-			d.Message = fmt.Sprintf("the hot members of neighbouring elements of %s share a line (%s); pad each element so that they are a whole line apart", f.a, f.whereText())
+			d.Message = fmt.Sprintf("the hot members of neighbouring elements of %s share a line (%s); pad each element so that they are a whole line apart: %s", f.a, f.whereText(), f.why)
 		}
 		d.SuggestedFixes = c.padElementFix(f, arr, elem, line)
 	case Neighbour:
-		d.Pos = at(f.b)
+		d.Pos = at(f.hot)
+		var with []string
+		for _, p := range f.partners {
+			with = append(with, p.member)
+		}
+		var whys []string
+		for _, p := range f.partners {
+			whys = append(whys, p.why)
+		}
 		d.Message = fmt.Sprintf("%s shares a line with %s (%s), and %s: false sharing; put them on separate lines",
-			f.b, f.a, f.whereText(), f.why)
+			f.hot, joinWords(with), f.whereText(), strings.Join(whys, "; "))
 		d.SuggestedFixes = c.insertPadFix(f, s, line)
 	case PhasePadding:
 		d.Pos = at(f.b)
@@ -268,8 +302,16 @@ func (c *checker) reportFinding(f *finding) {
 			f.a, f.b, f.whereText(), line)
 		d.SuggestedFixes = c.growPadFix(f, s, line)
 	}
-	d.Message += " (" + f.rule.ID + ")"
+	d.Message += " (" + f.rule.ID + ", " + f.tier.String() + ")"
 	c.pass.Report(d)
+}
+
+// joinWords joins names as prose: "a", "a and b", "a, b and c".
+func joinWords(xs []string) string {
+	if len(xs) > 1 {
+		return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+	}
+	return strings.Join(xs, "")
 }
 
 func roundUp(n, a int64) int64 { return (n + a - 1) / a * a }
@@ -542,7 +584,7 @@ func (c *checker) checkComputedPadding() {
 			_ = format.Node(&buf, c.pass.Fset, arr.Len)
 			c.pass.Report(analysis.Diagnostic{
 				Pos: field.Pos(), End: field.End(), Category: WholeLinePadding.ID, URL: WholeLinePadding.URL(),
-				Message: fmt.Sprintf("padding [%s]byte comes to a whole %d-byte line, because what it pads is already a multiple of %d: it separates nothing (FS5)", buf.String(), line, line),
+				Message: fmt.Sprintf("padding [%s]byte comes to a whole %d-byte line, because what it pads is already a multiple of %d: it separates nothing (FS5, declared)", buf.String(), line, line),
 				SuggestedFixes: []analysis.SuggestedFix{{
 					Message:   fmt.Sprintf("Pad (%s) %% %d bytes", buf.String(), line),
 					TextEdits: []analysis.TextEdit{{Pos: arr.Len.Pos(), End: arr.Len.End(), NewText: []byte(fmt.Sprintf("(%s) %% %d", buf.String(), line))}},

@@ -2,7 +2,6 @@ package falsesharing
 
 import (
 	"fmt"
-	"go/ast"
 	"go/token"
 	"go/types"
 	"os"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/falsesharing/concurrency"
 	"github.com/mglayout/mglayout/layout/gosrc"
 	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/sharing"
@@ -25,6 +25,7 @@ import (
 type config struct {
 	archs []string
 	lines []int64 // checked for every GOARCH, besides its own
+	tier  Tier    // the least evidence a finding needs to be reported
 }
 
 func parseConfig() (config, error) {
@@ -40,6 +41,11 @@ func parseConfig() (config, error) {
 	if len(c.archs) == 0 {
 		c.archs = []string{buildArch()}
 	}
+	t, err := parseTier(evidenceFlag)
+	if err != nil {
+		return c, err
+	}
+	c.tier = t
 	if linesFlag != "" {
 		lines, err := layout.ParseLineSizes(linesFlag)
 		if err != nil {
@@ -72,15 +78,8 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, err
 	}
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	calls := func(yield func(*ast.CallExpr) bool) {
-		for n := range in.PreorderSeq((*ast.CallExpr)(nil)) {
-			if !yield(n.(*ast.CallExpr)) {
-				return
-			}
-		}
-	}
-	c := &checker{pass: pass, cfg: cfg, dirs: dirs, in: in,
-		atomics: gosrc.AtomicUsesIn(calls, pass.TypesInfo), found: map[string]*finding{}, reported: map[string]bool{}}
+	c := &checker{pass: pass, cfg: cfg, dirs: dirs, in: in, found: map[string]*finding{}, reported: map[string]bool{}}
+	c.atomics = c.atomicMembers()
 
 	scope := pass.Pkg.Scope()
 	for _, name := range scope.Names() {
@@ -121,10 +120,14 @@ type checker struct {
 	cfg  config
 	dirs gosrc.Directives
 	in   *inspector.Inspector
-	// evidence is collected the first time a finding needs it: most
-	// packages have no false sharing to prove.
-	evidence *evidence
-	atomics  map[*types.TypeName][]string
+	// conc is the package's concurrency model, built the first time
+	// something needs it: a package that touches no atomic and no lock
+	// has no false sharing to prove.
+	conc       *concurrency.Model
+	modelBuilt bool
+	// atomics are the members of each type that the package writes
+	// atomically, whatever their type.
+	atomics map[types.Object][]string
 	// found collects findings across GOARCHes and line sizes, so that one
 	// problem is reported once with every place it shows.
 	found    map[string]*finding
@@ -144,9 +147,8 @@ func (c *checker) exportFact(tn *types.TypeName, named *types.Named) {
 			members = append(members, path)
 		}
 	}
-	if len(members) > 0 {
-		slices.Sort(members)
-		c.pass.ExportObjectFact(tn, &hotFact{Members: slices.Compact(members)})
+	if members = innermost(members); len(members) > 0 {
+		c.pass.ExportObjectFact(tn, &hotFact{Members: members})
 	}
 }
 
@@ -281,8 +283,9 @@ func (c *checker) checkTable(owner types.Object, v *types.Var, t types.Type, arc
 		return nil
 	}
 	holder := types.NewStruct([]*types.Var{types.NewField(v.Pos(), c.pass.Pkg, v.Name(), arr, false)}, nil)
+	_, slice := t.Underlying().(*types.Slice)
 	return c.checkObject(object{tn: owner, typ: holder, name: v.Name(), uses: c.elementUses(arr.Elem(), v.Name()+"[]"),
-		placement: place, pos: v.Pos()}, arch)
+		placement: place, pos: v.Pos(), slice: slice}, arch)
 }
 
 // concurrentElem reports whether array elements of type t are themselves
@@ -307,7 +310,7 @@ func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string)
 	cnames := d != nil && d.Model != ""
 	declared := d != nil && len(d.Paths) > 0
 	uses := append(slices.Clone(c.atomics[tn]), c.memberFacts(named)...)
-	return c.checkObject(object{tn: tn, typ: named, name: tn.Name(), align: align, cnames: cnames, declared: declared, uses: uses, placement: heapOrGlobal}, arch)
+	return c.checkObject(object{tn: tn, typ: named, name: tn.Name(), align: align, cnames: cnames, declared: declared, uses: uses, placement: c.placementOf(tn)}, arch)
 }
 
 // object is what the analyzer lays out and checks: a struct type, or a
@@ -325,6 +328,9 @@ type object struct {
 	// pos, when set, is where findings about the object's members are
 	// reported: the slice field or the variable.
 	pos token.Pos
+	// slice is set for a slice's backing array, whose elements the
+	// model names "a[*]".
+	slice bool
 }
 
 func (c *checker) checkObject(o object, arch string) error {
@@ -375,29 +381,133 @@ func (c *checker) checkObject(o object, arch string) error {
 	return nil
 }
 
-// heapOrGlobal places a Go object wherever the allocator or the linker
-// may: the union of both.
-func heapOrGlobal(s *layout.Struct, line int64) ([]int64, string) {
-	var all []int64
-	var reasons []string
-	for _, ctx := range []placement.Context{placement.Heap, placement.Global} {
-		p, err := placement.Phases(s, line, ctx)
-		if err != nil {
-			return s.Phases(line), err.Error()
-		}
-		all = append(all, p.Phases...)
-		reasons = append(reasons, ctx.String()+": "+p.Reason)
+// placementOf returns where a struct type's objects can start: where
+// the allocator puts them, and where the linker does too when a
+// package-level variable of the package holds one.
+func (c *checker) placementOf(tn *types.TypeName) func(*layout.Struct, int64) ([]int64, string) {
+	ctxs := []placement.Context{placement.Heap}
+	if c.hasGlobal(tn) {
+		ctxs = append(ctxs, placement.Global)
 	}
-	slices.Sort(all)
-	return slices.Compact(all), strings.Join(reasons, "; ")
+	return func(s *layout.Struct, line int64) ([]int64, string) {
+		var all []int64
+		var reasons []string
+		for _, ctx := range ctxs {
+			p, err := placement.Phases(s, line, ctx)
+			if err != nil {
+				return s.Phases(line), err.Error()
+			}
+			all = append(all, p.Phases...)
+			reasons = append(reasons, ctx.String()+": "+p.Reason)
+		}
+		slices.Sort(all)
+		return slices.Compact(all), strings.Join(reasons, "; ")
+	}
 }
 
-// ev returns the package's evidence, collecting it on first use.
-func (c *checker) ev() *evidence {
-	if c.evidence == nil {
-		c.evidence = collectEvidence(c.pass.TypesInfo, c.in)
+// hasGlobal reports whether a package-level variable holds a value of
+// the type, directly or as an array's elements.
+func (c *checker) hasGlobal(tn *types.TypeName) bool {
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		v, ok := scope.Lookup(name).(*types.Var)
+		if !ok {
+			continue
+		}
+		t := v.Type()
+		for {
+			a, ok := t.Underlying().(*types.Array)
+			if !ok {
+				break
+			}
+			t = a.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Origin().Obj() == tn {
+			return true
+		}
 	}
-	return c.evidence
+	return false
+}
+
+// atomicMembers returns the members of each type that the package
+// writes atomically, from the concurrency model; none, without building
+// it, in a package that uses neither sync nor sync/atomic nor a type
+// that facts say is hot.
+func (c *checker) atomicMembers() map[types.Object][]string {
+	out := map[types.Object][]string{}
+	if !c.mayBeConcurrent() {
+		return out
+	}
+	m := c.model()
+	if m == nil {
+		return out
+	}
+	for _, op := range m.Ops {
+		for _, a := range op.Accesses {
+			if !a.Atomic || !a.Kind.Writes() || strings.Contains(a.Member, "[*]") || slices.Contains(out[a.Obj], a.Member) {
+				continue
+			}
+			// Atomics and locks are hot by their type, wherever they are.
+			if v := gosrc.MemberVars(a.Obj.Type())[a.Member]; v != nil && concurrentElem(v.Type()) {
+				continue
+			}
+			{
+				out[a.Obj] = append(out[a.Obj], a.Member)
+			}
+		}
+	}
+	for obj, ms := range out {
+		out[obj] = innermost(ms)
+	}
+	return out
+}
+
+// mayBeConcurrent reports whether the package imports sync or
+// sync/atomic, or uses a type that facts say is hot.
+func (c *checker) mayBeConcurrent() bool {
+	for _, p := range c.pass.Pkg.Imports() {
+		if p.Path() == "sync" || p.Path() == "sync/atomic" {
+			return true
+		}
+	}
+	for _, f := range c.pass.AllObjectFacts() {
+		if _, ok := f.Fact.(*hotFact); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// external says how another package's method uses its receiver when
+// facts say the receiver's type is hot: a wrapper of sync/atomic
+// (go.uber.org/atomic's Int64) updates it, unless its name says it
+// only reads.
+func (c *checker) external(fn *types.Func) (concurrency.Kind, bool) {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		return 0, false
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == c.pass.Pkg {
+		return 0, false
+	}
+	var fact hotFact
+	if !c.pass.ImportObjectFact(n.Origin().Obj(), &fact) {
+		return 0, false
+	}
+	for _, p := range []string{"Load", "Get", "Value", "String", "Read", "Snapshot", "Count", "Rate", "Mean", "Max", "Min", "Sum"} {
+		if strings.HasPrefix(fn.Name(), p) {
+			return concurrency.Load, true
+		}
+	}
+	if strings.HasPrefix(fn.Name(), "Store") || strings.HasPrefix(fn.Name(), "Set") {
+		return concurrency.Store, true
+	}
+	return concurrency.Update, true
 }
 
 // reportOnce reports a message at a position once, however many GOARCHes
@@ -415,14 +525,20 @@ func (c *checker) reportOnce(pos token.Pos, msg string) {
 // evidence for it.
 func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arch string, cs *sharing.Case, oa *sharing.ObjectAnalysis, lp sharing.LinePair) {
 	w, other := lp.Writer, lp.Other
-	add := func(f finding) {
+	add := func(f finding, partner, why string) {
 		f.pos = o.pos
-		c.add(o.tn, s, arch, cs, oa, f)
+		c.add(o.tn, s, arch, cs, oa, f, partner, why)
 	}
 	// Shards of one array meeting on a line: FS1, keyed by the array.
 	if wa, _, ok := cutIndex(w); ok {
 		if oArr, _, ok := cutIndex(other); ok && oArr == wa {
-			add(finding{rule: ShardStride, key: wa, a: wa, b: wa})
+			v := c.judgeShards(o, wa, o.slice)
+			if elementPadded(s.Field(wa)) {
+				v = verdict{Declared, "the elements are padded to be a line apart"}
+			}
+			if v.tier > 0 {
+				add(finding{rule: ShardStride, key: wa, a: wa, b: wa, hot: wa, tier: v.tier}, "", v.why)
+			}
 			return
 		}
 	}
@@ -433,44 +549,56 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 		if len(wm) == 0 || len(lp.Members) == 0 {
 			return
 		}
-		a, b := orderedPair(s, wm[0], lp.Members[0])
-		add(finding{rule: Neighbour, key: a + "|" + b, a: a, b: b,
-			why: fmt.Sprintf("the //mglayout:path directives declare that %s writes %s and %s touches %s without writing it", w, wm[0], other, lp.Members[0])})
+		a, _ := orderedPair(s, wm[0], lp.Members[0])
+		partner := lp.Members[0]
+		if a != wm[0] {
+			partner = wm[0]
+		}
+		c.addPair(o, s, add, a, partner, verdict{Declared,
+			fmt.Sprintf("the //mglayout:path directives declare that %s writes %s and %s touches %s without writing it", w, wm[0], other, lp.Members[0])})
 		return
 	}
-	// Inferred paths are named after the hot member they write.
-	hotWriters := c.ev().writersOf(o.tn, baseMember(w))
-	if c.isLock(o.typ, baseMember(w)) {
-		// A ...Locked helper runs with the type's locks held: what it
-		// touches is guarded, not falsely shared.
-		for u := range c.lockedHelpers(o.tn) {
-			hotWriters[u] = true
-		}
-	}
+	// Inferred paths are named after the hot member they write; the
+	// other side is another hot member, or the members read beside it.
+	hot := baseMember(w)
+	partners := lp.Members
 	if other != "readers" {
-		otherWriters := c.ev().writersOf(o.tn, baseMember(other))
-		if independent(hotWriters, otherWriters) {
-			a, b := orderedPair(s, baseMember(w), baseMember(other))
-			add(finding{rule: Neighbour, key: a + "|" + b, a: a, b: b,
-				why: fmt.Sprintf("%s and %s are written by different functions", a, b)})
-		}
+		partners = []string{baseMember(other)}
+	}
+	for _, m := range partners {
+		c.addPair(o, s, add, hot, m, c.judgePair(o, hot, m))
+	}
+}
+
+// addPair adds a judged pair to the finding of its hot member, or, for
+// two hot members, of the earlier one. Deliberate padding between the
+// two declares that they are used apart.
+func (c *checker) addPair(o object, s *layout.Struct, add func(finding, string, string), hot, partner string, v verdict) {
+	a, b := orderedPair(s, hot, partner)
+	padded := padBetween(s, a, b) != nil
+	if padded && v.tier < Declared && (v.tier > 0 || c.hotMember(o, partner)) {
+		v = verdict{Declared, fmt.Sprintf("the padding between %s and %s declares that they are used apart", a, b)}
+	}
+	if v.tier == 0 {
 		return
 	}
-	// A member read beside a hot one suffers when the hot one is updated
-	// atomically (added to, swapped): a counter on every call. One that is
-	// only ever stored is published now and then. A lock beside the data
-	// it guards is Go's ordinary layout: readers of that data mostly hold
-	// the lock, and a lock is reported only beside other hot members.
-	if len(c.ev().updatersOf(o.tn, baseMember(w))) == 0 || c.isLock(o.typ, baseMember(w)) {
-		return
+	owner := hot
+	if c.hotMember(o, partner) && a == partner {
+		owner, partner = partner, hot // two hot members: the earlier holds the finding
 	}
-	for _, m := range lp.Members {
-		if u := readsWithout(c.ev().readersOf(o.tn, m), hotWriters); u != nil && len(hotWriters) > 0 {
-			a, b := orderedPair(s, baseMember(w), m)
-			add(finding{rule: Neighbour, key: a + "|" + b, a: a, b: b,
-				why: fmt.Sprintf("%s reads %s without writing %s", funcName(u), m, baseMember(w))})
-		}
+	key := owner
+	if padded {
+		key += "|padded|" + partner
 	}
+	add(finding{rule: Neighbour, key: key, a: a, b: b, hot: owner, tier: v.tier}, partner, v.why)
+}
+
+// hotMember reports whether a member is one the inferred paths write.
+func (c *checker) hotMember(o object, member string) bool {
+	if v := gosrc.MemberVars(o.typ)[member]; v != nil && concurrentElem(v.Type()) {
+		return true
+	}
+	return slices.Contains(c.atomics[o.tn], member)
 }
 
 // membersOnLine returns the members a path accesses (writes, when write
@@ -508,28 +636,6 @@ func (c *checker) isLock(typ types.Type, member string) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && (n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex")
 }
 
-// lockedHelpers returns the methods of the type named ...Locked or
-// ...locked: by Go convention they run with the type's locks held.
-func (c *checker) lockedHelpers(tn types.Object) map[ast.Node]bool {
-	out := map[ast.Node]bool{}
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil || len(fd.Recv.List) == 0 || !strings.HasSuffix(strings.ToLower(fd.Name.Name), "locked") {
-				continue
-			}
-			recv := c.pass.TypesInfo.TypeOf(fd.Recv.List[0].Type)
-			if p, ok := recv.(*types.Pointer); ok {
-				recv = p.Elem()
-			}
-			if n, ok := types.Unalias(recv).(*types.Named); ok && n.Obj() == tn {
-				out[fd] = true
-			}
-		}
-	}
-	return out
-}
-
 // cutIndex splits "shards[3]" (or "shards[3].n") into "shards" and 3.
 func cutIndex(path string) (string, string, bool) {
 	base, rest, ok := strings.Cut(path, "[")
@@ -552,13 +658,13 @@ func orderedPair(s *layout.Struct, a, b string) (string, string) {
 	return a, b
 }
 
-func funcName(u ast.Node) string {
-	switch f := u.(type) {
-	case *ast.FuncDecl:
-		if f.Recv != nil && len(f.Recv.List) > 0 {
-			return fmt.Sprintf("method %s", f.Name.Name)
-		}
-		return f.Name.Name
-	}
-	return "a function literal"
+// innermost sorts member paths and drops duplicates and those with a
+// member of their own in the list: a wrapper c updated through c.n is
+// named by c.n.
+func innermost(ms []string) []string {
+	ms = slices.DeleteFunc(slices.Clone(ms), func(m string) bool {
+		return slices.ContainsFunc(ms, func(n string) bool { return n != m && concurrency.Within(n, m) })
+	})
+	slices.Sort(ms)
+	return slices.Compact(ms)
 }

@@ -26,8 +26,8 @@ func (m *PaddedMetrics) Inc(cpu int) { m.shards[cpu%8].n.Add(1) }
 // A rate limiter: the counter written on every call beside the limit that
 // only SetLimit writes.
 type Limiter struct {
-	hits  atomic.Int64
-	limit int64 // want `limit shares a line with hits`
+	hits  atomic.Int64 // want `hits shares a line with limit \(.*\), and \(\*Limiter\)\.Allow updates hits; \(\*Limiter\)\.Limit reads limit: false sharing; put them on separate lines \(FS2, proven\)`
+	limit int64
 }
 
 func (l *Limiter) Allow() bool { return l.hits.Add(1) <= l.limit }
@@ -44,6 +44,10 @@ type Pair struct {
 func (p *Pair) Both() { p.a.Add(1); p.b.Add(1) }
 
 // Padding that works only if the object is line-aligned.
+// A package-level variable is aligned to 32 bytes by the linker: at 32
+// the padding separates a and b, at 0 it does not.
+var fragile Fragile
+
 type Fragile struct {
 	a atomic.Int64
 	_ [48]byte

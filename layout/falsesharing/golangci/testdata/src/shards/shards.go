@@ -5,7 +5,7 @@ package shards
 import "sync/atomic"
 
 type Counter struct {
-	shards [8]struct{ n atomic.Int64 } // want `\(FS1\)$`
+	shards [8]struct{ n atomic.Int64 } // want `\(FS1, proven\)$`
 }
 
 func (c *Counter) Add(cpu int) { c.shards[cpu%8].n.Add(1) }

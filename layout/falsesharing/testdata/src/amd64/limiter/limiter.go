@@ -23,8 +23,8 @@ func (l *Padded56) Refill(now, rate int64) {
 // writes: Allow reads limit on every call without writing it, and every
 // Allow on one CPU makes the others miss on limit.
 type Unpadded struct {
-	hits  atomic.Int64
-	limit int64 // want `limit shares a line with hits \(64 B lines on amd64\), and method Limit reads limit without writing hits: false sharing; put them on separate lines \(FS2\)`
+	hits  atomic.Int64 // want `hits shares a line with limit \(.*\), and \(\*Unpadded\)\.Allow updates hits; \(\*Unpadded\)\.Limit reads limit: false sharing; put them on separate lines \(FS2, proven\)`
+	limit int64
 }
 
 func (l *Unpadded) Allow() bool { return l.hits.Add(1) <= l.limit }

@@ -13,7 +13,7 @@ import (
 // Counter has 8-byte shards: eight of them per 64-byte line, so every
 // Add by one CPU steals the line from seven others.
 type Counter struct {
-	shards [8]struct{ n atomic.Int64 } // want `elements of shards are 8 bytes, so neighbouring shards share lines \(64 B lines on amd64\) and the CPUs writing them false-share; pad each element to 64 bytes \(FS1\)`
+	shards [8]struct{ n atomic.Int64 } // want `elements of shards are 8 bytes, so neighbouring shards share lines \(64 B lines on amd64\) and the CPUs writing them false-share; pad each element to 64 bytes: .*\(FS1, proven\)`
 }
 
 func (c *Counter) Add(cpu int, n int64) { c.shards[cpu%len(c.shards)].n.Add(n) }
@@ -29,7 +29,7 @@ func (c *Counter) Sum() (s int64) {
 // functions: the address passed to sync/atomic makes them hot, and the
 // exported type carries a fact saying so to the packages that import it.
 type CacheStats struct { // want CacheStats:`hot\(shards\[\]\.hits, shards\[\]\.misses\)`
-	shards [16]struct{ hits, misses uint64 } // want `elements of shards are 16 bytes.*pad each element to 64 bytes \(FS1\)`
+	shards [16]struct{ hits, misses uint64 } // want `elements of shards are 16 bytes.*pad each element to 64 bytes: .*\(FS1, proven\)`
 }
 
 func (s *CacheStats) Hit(cpu int)  { atomic.AddUint64(&s.shards[cpu%16].hits, 1) }
@@ -73,7 +73,7 @@ func (c *LinePadded) Add(cpu int) { c.shards[cpu%8].n.Add(1) }
 // starts 8 bytes into a line. Then misses of shard i and hits of shard
 // i+1 share a line. The stride is a line, yet not at every phase.
 type Named struct {
-	shards [16]struct { // want `the hot members of neighbouring elements of shards share a line \(64 B lines on amd64 when the Named starts 8 bytes into one\); pad each element so that they are a whole line apart \(FS1\)`
+	shards [16]struct { // want `the hot members of neighbouring elements of shards share a line \(64 B lines on amd64\); pad each element so that they are a whole line apart: .*\(FS1, declared\)`
 		name   *string
 		_      [40]byte
 		hits   atomic.Uint64

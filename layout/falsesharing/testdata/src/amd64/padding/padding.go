@@ -19,7 +19,7 @@ type Stats struct {
 	flags  uint64
 	reads  atomic.Int64
 	_      [24]byte     // to the end of the line
-	writes atomic.Int64 // want `the padding between reads and writes separates them only at some of the offsets where a Stats can start \(0, 16, 32 or 48 bytes into a 64 B line, by the Go allocator and linker\): they share 64 B lines on amd64 when the Stats starts 32 or 48 bytes into one; pad so that they are a whole line apart \(FS3\)`
+	writes atomic.Int64 // want `the padding between reads and writes separates them only at some of the offsets where a Stats can start \(0, 16, 32 or 48 bytes into a 64 B line, by the Go allocator and linker\): they share 64 B lines on amd64 when the Stats starts 32 or 48 bytes into one; pad so that they are a whole line apart \(FS3, declared\)`
 }
 
 func NewStats(name string, id uint64) *Stats { return &Stats{name: name, id: id} }
@@ -36,7 +36,7 @@ type entry struct {
 // formula, which adds a whole line because entry already is one.
 type paddedEntry struct {
 	entry
-	pad [64 - unsafe.Sizeof(entry{})%64]byte // want `padding \[64 - unsafe.Sizeof\(entry\{\}\)%64\]byte comes to a whole 64-byte line, because what it pads is already a multiple of 64: it separates nothing \(FS5\)`
+	pad [64 - unsafe.Sizeof(entry{})%64]byte // want `padding \[64 - unsafe.Sizeof\(entry\{\}\)%64\]byte comes to a whole 64-byte line, because what it pads is already a multiple of 64: it separates nothing \(FS5, declared\)`
 }
 
 // block is 128 bytes: a sync.Pool-style [128 - size%128] pad is a whole
@@ -47,7 +47,7 @@ type block struct {
 
 type paddedBlock struct {
 	block
-	_pad [128 - unsafe.Sizeof(block{})%128]byte // want `padding \[128 - unsafe.Sizeof\(block\{\}\)%128\]byte comes to a whole 128-byte line.*\(FS5\)`
+	_pad [128 - unsafe.Sizeof(block{})%128]byte // want `padding \[128 - unsafe.Sizeof\(block\{\}\)%128\]byte comes to a whole 128-byte line.*\(FS5, declared\)`
 }
 
 // exactEntry uses (L - size%L) % L, which adds nothing to entry: clean.

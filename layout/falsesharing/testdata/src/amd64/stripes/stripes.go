@@ -9,7 +9,7 @@ import "sync"
 // stripes per line, so locking one stripe invalidates the line holding
 // three others' mutexes, and the striping buys little.
 type Map struct {
-	stripes [16]struct { // want `elements of stripes are 16 bytes, so neighbouring shards share lines \(64 B lines on amd64\).*pad each element to 64 bytes \(FS1\)`
+	stripes [16]struct { // want `elements of stripes are 16 bytes, so neighbouring shards share lines \(64 B lines on amd64\).*pad each element to 64 bytes: .*\(FS1, proven\)`
 		mu sync.Mutex
 		m  map[string]int
 	}

@@ -17,7 +17,7 @@ type shard struct {
 
 // Sharded's table is a slice, one element per P.
 type Sharded struct {
-	shards []shard // want `elements of shards are 8 bytes.*\(FS1\)`
+	shards []shard // want `elements of shards are 8 bytes.*\(FS1, proven\)`
 }
 
 func NewSharded() *Sharded {
@@ -27,6 +27,6 @@ func NewSharded() *Sharded {
 func (s *Sharded) Add(cpu int) { s.shards[cpu%len(s.shards)].n.Add(1) }
 
 // counters is a package-level per-CPU table.
-var counters [8]struct{ n atomic.Int64 } // want `elements of counters are 8 bytes.*\(FS1\)`
+var counters [8]struct{ n atomic.Int64 } // want `elements of counters are 8 bytes.*\(FS1, proven\)`
 
 func Add(cpu int) { counters[cpu%8].n.Add(1) }

@@ -12,7 +12,7 @@ import "sync/atomic"
 type Padded56 struct {
 	tokens atomic.Int64 // taken by Allow on every request
 	_      [56]byte
-	last   atomic.Int64 // want `the padding between tokens and last is too short for 128 B lines on arm64 when the Padded56 starts 0, 16, 32 or 48 bytes into one: they share a line there; pad for 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4\)`
+	last   atomic.Int64 // want `the padding between tokens and last is too short for 128 B lines on arm64 when the Padded56 starts 0, 16, 32 or 48 bytes into one: they share a line there; pad for 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4, declared\)`
 }
 
 func (l *Padded56) Allow() bool { return l.tokens.Add(-1) >= 0 }
@@ -24,8 +24,8 @@ func (l *Padded56) Refill(now, rate int64) {
 
 // Unpadded: FS2 at every line size.
 type Unpadded struct {
-	hits  atomic.Int64
-	limit int64 // want `limit shares a line with hits \(64 B lines on amd64; 128 B lines on arm64\), and method Limit reads limit without writing hits: false sharing; put them on separate lines \(FS2\)`
+	hits  atomic.Int64 // want `hits shares a line with limit \(.*\), and \(\*Unpadded\)\.Allow updates hits; \(\*Unpadded\)\.Limit reads limit: false sharing; put them on separate lines \(FS2, proven\)`
+	limit int64
 }
 
 func (l *Unpadded) Allow() bool { return l.hits.Add(1) <= l.limit }

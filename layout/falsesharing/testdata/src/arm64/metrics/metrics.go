@@ -8,7 +8,7 @@ import "sync/atomic"
 // Counter has 8-byte shards: eight per 64-byte line, sixteen per
 // 128-byte one. The fix pads for the larger line.
 type Counter struct {
-	shards [8]struct{ n atomic.Int64 } // want `elements of shards are 8 bytes, so neighbouring shards share lines \(64 B lines on amd64; 128 B lines on arm64\) and the CPUs writing them false-share; pad each element to 128 bytes \(FS1\)`
+	shards [8]struct{ n atomic.Int64 } // want `elements of shards are 8 bytes, so neighbouring shards share lines \(64 B lines on amd64; 128 B lines on arm64\) and the CPUs writing them false-share; pad each element to 128 bytes: .*\(FS1, proven\)`
 }
 
 func (c *Counter) Add(cpu int, n int64) { c.shards[cpu%len(c.shards)].n.Add(n) }
@@ -24,7 +24,7 @@ func (c *Counter) Sum() (s int64) {
 // functions: the address passed to sync/atomic makes them hot, and the
 // exported type carries a fact saying so to the packages that import it.
 type CacheStats struct { // want CacheStats:`hot\(shards\[\]\.hits, shards\[\]\.misses\)`
-	shards [16]struct{ hits, misses uint64 } // want `elements of shards are 16 bytes, so neighbouring shards share lines \(64 B lines on amd64; 128 B lines on arm64\).*pad each element to 128 bytes \(FS1\)`
+	shards [16]struct{ hits, misses uint64 } // want `elements of shards are 16 bytes, so neighbouring shards share lines \(64 B lines on amd64; 128 B lines on arm64\).*pad each element to 128 bytes: .*\(FS1, proven\)`
 }
 
 func (s *CacheStats) Hit(cpu int)  { atomic.AddUint64(&s.shards[cpu%16].hits, 1) }
@@ -34,7 +34,7 @@ func (s *CacheStats) Miss(cpu int) { atomic.AddUint64(&s.shards[cpu%16].misses, 
 // share each 128-byte line on arm64. The padding was sized for the
 // smaller line, so this is FS4, not FS1.
 type Padded64 struct {
-	shards [8]struct { // want `the padding in the elements of shards makes them 64 bytes, too short for 128 B lines on arm64: neighbouring shards share lines there; pad each element to 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4\)`
+	shards [8]struct { // want `the padding in the elements of shards makes them 64 bytes, too short for 128 B lines on arm64: neighbouring shards share lines there; pad each element to 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4, declared\)`
 		n atomic.Int64
 		_ [56]byte
 	}
@@ -59,7 +59,7 @@ func (c *Padded128) Add(cpu int) { c.shards[cpu%8].n.Add(1) }
 // i+1 share a line. The stride is a line, yet not at every phase; and
 // on arm64 two shards share every 128-byte line anyway.
 type Named struct {
-	shards [16]struct { // want `elements of shards are 64 bytes, so neighbouring shards share lines \(64 B lines on amd64 when the Named starts 8 bytes into one; 128 B lines on arm64\) and the CPUs writing them false-share; pad each element to 128 bytes \(FS1\)`
+	shards [16]struct { // want `elements of shards are 64 bytes, so neighbouring shards share lines \(64 B lines on amd64; 128 B lines on arm64\) and the CPUs writing them false-share; pad each element to 128 bytes: .*\(FS1, declared\)`
 		name   *string
 		_      [40]byte
 		hits   atomic.Uint64

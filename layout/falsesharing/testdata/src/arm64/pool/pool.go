@@ -79,7 +79,7 @@ type poolLocal64 struct {
 // Pool64's 64-byte locals are a whole line each on amd64; on arm64 two
 // Ps' mutexes share each 128-byte line.
 type Pool64 struct {
-	local [8]poolLocal64 // want `the padding in the elements of local makes them 64 bytes, too short for 128 B lines on arm64: neighbouring shards share lines there; pad each element to 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4\)`
+	local [8]poolLocal64 // want `the padding in the elements of local makes them 64 bytes, too short for 128 B lines on arm64: neighbouring shards share lines there; pad each element to 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4, declared\)`
 }
 
 func (p *Pool64) Put(pid int, x any) {

@@ -7,8 +7,8 @@ import "sync/atomic"
 
 // Adjacent keeps head and tail side by side: FS2 at every line size.
 type Adjacent struct {
-	head atomic.Uint64 // next slot to read; written by Pop only
-	tail atomic.Uint64 // want `tail shares a line with head \(64 B lines on amd64; 128 B lines on arm64\), and head and tail are written by different functions: false sharing; put them on separate lines \(FS2\)`
+	head atomic.Uint64 // next slot to read; written by Pop only // want `head shares a line with tail \(.*\), and \(\*Adjacent\)\.Pop stores head; \(\*Adjacent\)\.Push stores tail: false sharing; put them on separate lines \(FS2, proven\)`
+	tail atomic.Uint64
 }
 
 func (r *Adjacent) Push(buf []int, v int) bool {
@@ -36,10 +36,12 @@ func (r *Adjacent) Pop(buf []int) (int, bool) {
 // object starts in the first half of one. A 128-byte object sits in the
 // 128-byte size class on the heap (phase 0) and at a multiple of 32 as a
 // global (phases 0, 32, 64, 96): they share at 0 and 32.
+var padded64 Padded64
+
 type Padded64 struct {
 	head atomic.Uint64
 	_    [56]byte
-	tail atomic.Uint64 // want `the padding between head and tail is too short for 128 B lines on arm64 when the Padded64 starts 0 or 32 bytes into one: they share a line there; pad for 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4\)`
+	tail atomic.Uint64 // want `the padding between head and tail is too short for 128 B lines on arm64 when the Padded64 starts 0 or 32 bytes into one: they share a line there; pad for 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4, declared\)`
 	_    [56]byte
 }
 

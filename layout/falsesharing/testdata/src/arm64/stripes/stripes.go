@@ -7,7 +7,7 @@ import "sync"
 
 // Map's 16-byte stripes share lines on both GOARCHes.
 type Map struct {
-	stripes [16]struct { // want `elements of stripes are 16 bytes, so neighbouring shards share lines \(64 B lines on amd64; 128 B lines on arm64\).*pad each element to 128 bytes \(FS1\)`
+	stripes [16]struct { // want `elements of stripes are 16 bytes, so neighbouring shards share lines \(64 B lines on amd64; 128 B lines on arm64\).*pad each element to 128 bytes: .*\(FS1, proven\)`
 		mu sync.Mutex
 		m  map[string]int
 	}
@@ -31,7 +31,7 @@ func (s *Map) Get(k string) (int, bool) {
 // Padded64's 64-byte stripes put two mutexes on each 128-byte line of
 // arm64: the padding is short there (FS4).
 type Padded64 struct {
-	stripes [16]struct { // want `the padding in the elements of stripes makes them 64 bytes, too short for 128 B lines on arm64: neighbouring shards share lines there; pad each element to 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4\)`
+	stripes [16]struct { // want `the padding in the elements of stripes makes them 64 bytes, too short for 128 B lines on arm64: neighbouring shards share lines there; pad each element to 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4, declared\)`
 		mu sync.Mutex
 		m  map[string]int
 		_  [48]byte

@@ -14,6 +14,6 @@ package declared
 //mglayout:path producer cpus=1 write=tail
 //mglayout:path consumer cpus=1 write=head
 type Queue struct {
-	head uint64
-	tail uint64 // want `^tail shares a line with head \(64 B lines on amd64.*\).*//mglayout:path directives declare.*\(FS2\)$`
+	head uint64 // want `head shares a line with tail \(.*\), and the //mglayout:path directives declare.*\(FS2, declared\)`
+	tail uint64
 }

@@ -28,8 +28,9 @@ type Together struct {
 // an atomic, and Snapshot reading total without writing seq is evidence.
 // The exported type carries the hot member to importers as a fact.
 type Hot struct { // want Hot:`hot\(seq\)`
-	seq   uint64 //mglayout:hot
-	total uint64 // want `total shares a line with seq .*, and Snapshot reads total without writing seq: false sharing; put them on separate lines \(FS2\)`
+	//mglayout:hot
+	seq   uint64 // want `seq shares a line with total \(.*\), and \(\*Hot\)\.Next stores seq; Snapshot reads total: false sharing; put them on separate lines \(FS2, declared\)`
+	total uint64
 }
 
 func (h *Hot) Next() uint64 { h.seq++; return h.seq }

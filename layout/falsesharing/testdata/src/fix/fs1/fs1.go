@@ -8,7 +8,7 @@ import "sync/atomic"
 // Counter's shards fit on one source line; the fix pads inside it.
 type Counter struct {
 	// shards holds one counter per CPU.
-	shards [8]struct{ n atomic.Int64 } // indexed by CPU // want `elements of shards are 8 bytes.*pad each element to 64 bytes \(FS1\)`
+	shards [8]struct{ n atomic.Int64 } // indexed by CPU // want `elements of shards are 8 bytes.*pad each element to 64 bytes: .*\(FS1, proven\)`
 }
 
 func (c *Counter) Add(cpu int) { c.shards[cpu%8].n.Add(1) }
@@ -16,7 +16,7 @@ func (c *Counter) Add(cpu int) { c.shards[cpu%8].n.Add(1) }
 // Stats' shards are declared over several lines, with comments inside;
 // the pad goes last, after them.
 type Stats struct {
-	shards [16]struct { // want `elements of shards are 16 bytes.*pad each element to 64 bytes \(FS1\)`
+	shards [16]struct { // want `elements of shards are 16 bytes.*pad each element to 64 bytes: .*\(FS1, proven\)`
 		// hits counts lookups that found their key.
 		hits   atomic.Uint64 // hot
 		misses atomic.Uint64 // hot too
@@ -34,7 +34,7 @@ type slot struct {
 }
 
 type Slots struct {
-	s [4]slot // want `elements of s are 16 bytes.*pad each element to 64 bytes \(FS1\)`
+	s [4]slot // want `elements of s are 16 bytes.*pad each element to 64 bytes: .*\(FS1, proven\)`
 }
 
 func (t *Slots) Add(cpu int) { t.s[cpu%4].n.Add(1) }

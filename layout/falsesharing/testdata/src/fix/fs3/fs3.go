@@ -12,7 +12,7 @@ type Stats struct {
 	flags  uint64
 	reads  atomic.Int64 // by readers
 	_      [24]byte     // to the end of the line
-	writes atomic.Int64 // by writers // want `the padding between reads and writes separates them only at some of the offsets.*\(FS3\)`
+	writes atomic.Int64 // by writers // want `the padding between reads and writes separates them only at some of the offsets.*\(FS3, declared\)`
 }
 
 func NewStats(name string, id uint64) *Stats { return &Stats{name: name, id: id} }

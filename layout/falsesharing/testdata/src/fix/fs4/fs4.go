@@ -10,7 +10,7 @@ type Limiter struct {
 	tokens atomic.Int64 // taken by Allow
 	_      [56]byte     // a 64-byte line
 	// last is the time of the last refill.
-	last atomic.Int64 // want `the padding between tokens and last is too short for 128 B lines on arm64.*\(FS4\)`
+	last atomic.Int64 // want `the padding between tokens and last is too short for 128 B lines on arm64.*\(FS4, declared\)`
 }
 
 func (l *Limiter) Allow() bool      { return l.tokens.Add(-1) >= 0 }
@@ -18,7 +18,7 @@ func (l *Limiter) Refill(now int64) { l.last.Store(now) }
 
 // Counter's shards are padded to 64 bytes.
 type Counter struct {
-	shards [8]struct { // want `the padding in the elements of shards makes them 64 bytes, too short for 128 B lines on arm64.*\(FS4\)`
+	shards [8]struct { // want `the padding in the elements of shards makes them 64 bytes, too short for 128 B lines on arm64.*\(FS4, declared\)`
 		n atomic.Int64 // this CPU's count
 		_ [56]byte     // to a 64-byte line
 	}

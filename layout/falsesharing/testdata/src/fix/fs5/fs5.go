@@ -13,5 +13,5 @@ type entry struct {
 type paddedEntry struct {
 	entry
 	// pad rounds entry up to a line.
-	pad [64 - unsafe.Sizeof(entry{})%64]byte // a whole line here // want `comes to a whole 64-byte line.*\(FS5\)`
+	pad [64 - unsafe.Sizeof(entry{})%64]byte // a whole line here // want `comes to a whole 64-byte line.*\(FS5, declared\)`
 }

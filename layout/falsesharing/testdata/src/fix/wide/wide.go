@@ -7,7 +7,7 @@ import "sync/atomic"
 
 // Counter: FS1, padded to 128-byte elements.
 type Counter struct {
-	shards [8]struct { // want `elements of shards are 8 bytes.*pad each element to 128 bytes \(FS1\)`
+	shards [8]struct { // want `elements of shards are 8 bytes.*pad each element to 128 bytes: .*\(FS1, proven\)`
 		n atomic.Int64 // this CPU's count
 	}
 }
@@ -16,9 +16,9 @@ func (c *Counter) Add(cpu int) { c.shards[cpu%8].n.Add(1) }
 
 // Ring: FS2, a pad that keeps head and tail apart on 128-byte lines.
 type Ring struct {
-	head atomic.Uint64 // consumer's
+	head atomic.Uint64 // consumer's // want `head shares a line with tail \(.*\), and \(\*Ring\)\.Pop updates head; \(\*Ring\)\.Push updates tail: false sharing; put them on separate lines \(FS2, proven\)`
 	// tail is the producer's.
-	tail atomic.Uint64 // want `tail shares a line with head \(64 B lines on amd64; 128 B lines on arm64\).*\(FS2\)`
+	tail atomic.Uint64
 }
 
 func (r *Ring) Push() { r.tail.Add(1) }
@@ -31,7 +31,7 @@ type Stats struct {
 	flags  uint64
 	reads  atomic.Int64 // by readers
 	_      [24]byte     // to the end of the line
-	writes atomic.Int64 // by writers // want `the padding between reads and writes separates them only at some of the offsets.*128 B line.*\(FS3\)`
+	writes atomic.Int64 // by writers // want `the padding between reads and writes separates them only at some of the offsets.*128 B line.*\(FS3, declared\)`
 }
 
 func NewStats(name string, id uint64) *Stats { return &Stats{name: name, id: id} }

@@ -10,7 +10,7 @@ import "sync/atomic"
 type Padded56 struct {
 	tokens atomic.Int64
 	_      [56]byte
-	last   atomic.Int64 // want `the padding between tokens and last is too short for 128 B lines on amd64 when the Padded56 starts 0, 16, 32 or 48 bytes into one: they share a line there; pad for 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4\)`
+	last   atomic.Int64 // want `the padding between tokens and last is too short for 128 B lines on amd64 when the Padded56 starts 0, 16, 32 or 48 bytes into one: they share a line there; pad for 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4, declared\)`
 }
 
 func (l *Padded56) Allow() bool      { return l.tokens.Add(-1) >= 0 }

@@ -1,0 +1,201 @@
+package concurrency
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// rootKind is what a chain of member selections starts from.
+type rootKind uint8
+
+const (
+	other   rootKind = iota // a value loaded from elsewhere, a call's result
+	param                   // a parameter of the function
+	freeVar                 // a variable captured by a closure
+	fresh                   // an object the function allocated
+	global                  // a package-level variable
+)
+
+// chain is a member reached from a root through selections and
+// indexes: tokens "a", "[]", "b" for root.a[i].b.
+type chain struct {
+	tokens []string
+	// cands are the struct types (or package-level variables) along the
+	// chain that the member belongs to, with the token the member path
+	// starts at: for t.c.v, (T, 0) for "c.v" and (counter, 1) for "v".
+	cands []cand
+	root  rootKind
+	index int // the parameter or free variable, for param and freeVar
+	// idx is how the outermost element index of the chain is computed.
+	idx Index
+}
+
+type cand struct {
+	obj   types.Object
+	start int
+}
+
+// path joins tokens from i on: "a", "[]", "b" is "a[].b".
+func path(tokens []string) string {
+	var sb strings.Builder
+	for _, t := range tokens {
+		if sb.Len() > 0 && !strings.HasPrefix(t, "[") {
+			sb.WriteByte('.')
+		}
+		sb.WriteString(t)
+	}
+	return sb.String()
+}
+
+// resolve walks an address (or a value projected from a struct) up to
+// its root.
+func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
+	var rev []string // tokens, innermost first
+	type revCand struct {
+		obj types.Object
+		n   int // tokens from the innermost that belong to it
+	}
+	var cands []revCand
+	var idx Index
+	addCand := func(t types.Type) {
+		if obj := b.structObj(t); obj != nil {
+			cands = append(cands, revCand{obj, len(rev)})
+		}
+	}
+	for range 64 {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			elem := deref(x.X.Type())
+			st, ok := coreType(elem).(*types.Struct)
+			if !ok {
+				goto done
+			}
+			rev = append(rev, st.Field(x.Field).Name())
+			addCand(elem)
+			v = x.X
+		case *ssa.Field:
+			st, ok := coreType(x.X.Type()).(*types.Struct)
+			if !ok {
+				goto done
+			}
+			rev = append(rev, st.Field(x.Field).Name())
+			addCand(x.X.Type())
+			v = x.X
+		case *ssa.IndexAddr:
+			tok := "[]"
+			if _, isSlice := coreType(x.X.Type()).(*types.Slice); isSlice {
+				tok = "[*]"
+			}
+			rev = append(rev, tok)
+			idx = b.classify(x.Index, 0)
+			v = x.X
+		case *ssa.Index:
+			rev = append(rev, "[]")
+			idx = b.classify(x.Index, 0)
+			v = x.X
+		case *ssa.UnOp:
+			// A slice member's header is loaded before its elements
+			// are indexed: t.shards[i] goes through *(&t.shards).
+			if _, isSlice := coreType(x.Type()).(*types.Slice); x.Op == token.MUL && isSlice {
+				v = x.X
+				continue
+			}
+			goto done
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			goto done
+		}
+	}
+done:
+	c := chain{idx: idx}
+	n := len(rev)
+	for i := range rev {
+		c.tokens = append(c.tokens, rev[n-1-i])
+	}
+	for _, rc := range cands {
+		c.cands = append(c.cands, cand{rc.obj, n - rc.n})
+	}
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		c.root, c.index = param, indexOf(fn.Params, x)
+	case *ssa.FreeVar:
+		c.root, c.index = freeVar, indexOfFree(fn.FreeVars, x)
+	case *ssa.Alloc:
+		c.root = fresh
+	case *ssa.Global:
+		c.root = global
+		if obj, ok := x.Object().(*types.Var); ok && obj.Pkg() == b.pkg.Pkg {
+			c.tokens = append([]string{obj.Name()}, c.tokens...)
+			for i := range c.cands {
+				c.cands[i].start++
+			}
+			c.cands = append(c.cands, cand{obj, 0})
+		}
+	}
+	return c
+}
+
+// structObj returns the type name of a named struct type of the
+// package, or nil. An instance of a generic type stands for its origin.
+func (b *builder) structObj(t types.Type) types.Object {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return nil
+	}
+	n = n.Origin()
+	if n.Obj().Pkg() != b.pkg.Pkg {
+		return nil
+	}
+	if _, ok := n.Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	return n.Obj()
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := coreType(t).(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// coreType is a type's underlying type, or a type parameter's single
+// underlying type.
+func coreType(t types.Type) types.Type {
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		var only types.Type
+		iface := tp.Constraint().Underlying().(*types.Interface)
+		for i := range iface.NumEmbeddeds() {
+			if u, ok := iface.EmbeddedType(i).(*types.Union); ok && u.Len() == 1 {
+				only = u.Term(0).Type().Underlying()
+			}
+		}
+		if only != nil {
+			return only
+		}
+		return tp.Underlying()
+	}
+	return t.Underlying()
+}
+
+func indexOf(params []*ssa.Parameter, p *ssa.Parameter) int {
+	for i, q := range params {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+func indexOfFree(fvs []*ssa.FreeVar, p *ssa.FreeVar) int {
+	for i, q := range fvs {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}

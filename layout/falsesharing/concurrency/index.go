@@ -1,0 +1,121 @@
+package concurrency
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// classify says how an index value is computed, following it back
+// through arithmetic, conversions and phi nodes to its sources; the
+// strongest source wins (a stripe over a hash over a loop).
+func (b *builder) classify(v ssa.Value, depth int) Index {
+	if depth > 12 {
+		return Unknown
+	}
+	if k, ok := b.indexes[v]; ok {
+		return k
+	}
+	b.indexes[v] = Unknown // a cycle through phi nodes tells nothing more
+	k := b.classifyOnce(v, depth)
+	b.indexes[v] = k
+	return k
+}
+
+func (b *builder) classifyOnce(v ssa.Value, depth int) Index {
+	switch x := v.(type) {
+	case *ssa.Const:
+		return Const
+	case *ssa.Parameter:
+		return nameIndex(x.Name())
+	case *ssa.Call:
+		return b.callIndex(x.Common(), depth)
+	case *ssa.Extract:
+		if call, ok := x.Tuple.(*ssa.Call); ok {
+			return b.callIndex(call.Common(), depth)
+		}
+	case *ssa.BinOp:
+		return max(b.classify(x.X, depth+1), b.classify(x.Y, depth+1))
+	case *ssa.Convert:
+		return b.classify(x.X, depth+1)
+	case *ssa.ChangeType:
+		return b.classify(x.X, depth+1)
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			// A loaded value: a field named for what it holds.
+			if fa, ok := x.X.(*ssa.FieldAddr); ok {
+				if st, ok := coreType(deref(fa.X.Type())).(*types.Struct); ok {
+					return max(Unknown, nameIndex(st.Field(fa.Field).Name()))
+				}
+			}
+			return Unknown
+		}
+		return b.classify(x.X, depth+1)
+	case *ssa.Phi:
+		out := NoIndex
+		loop := false
+		for _, e := range x.Edges {
+			if bin, ok := e.(*ssa.BinOp); ok && (bin.X == x || bin.Y == x) && bin.Op == token.ADD {
+				loop = true
+				continue
+			}
+			out = max(out, b.classify(e, depth+1))
+		}
+		if loop && out <= Const {
+			return Loop
+		}
+		return max(out, Unknown)
+	}
+	return Unknown
+}
+
+// callIndex classifies a call's result used as an index.
+func (b *builder) callIndex(c *ssa.CallCommon, depth int) Index {
+	name := ""
+	if f := c.StaticCallee(); f != nil {
+		name = f.Name()
+		if f.Pkg != nil && f.Pkg.Pkg.Path() == "math/rand" || f.Pkg != nil && f.Pkg.Pkg.Path() == "math/rand/v2" {
+			return Stripe
+		}
+		if f.Pkg != nil && f.Pkg.Pkg.Path() == "sync/atomic" && strings.HasPrefix(name, "Add") {
+			return Stripe // a round-robin counter
+		}
+		if f.Signature.Recv() != nil && f.Pkg != nil && f.Pkg.Pkg.Path() == "sync/atomic" && name == "Add" {
+			return Stripe
+		}
+	} else if c.IsInvoke() {
+		name = c.Method.Name()
+	}
+	if k := nameIndex(name); k > Unknown {
+		return k
+	}
+	// A helper of the package that computes the index from its
+	// arguments: look at what it is given.
+	out := Unknown
+	for _, a := range c.Args {
+		if k := b.classify(a, depth+1); k == Hash || k == Stripe {
+			out = max(out, k)
+		}
+	}
+	return out
+}
+
+// nameIndex reads what an index is from the name of the function or
+// parameter that produces it: the last resort, for the sources code
+// cannot show (the runtime's P, a CPU number handed in by the caller).
+func nameIndex(name string) Index {
+	n := strings.ToLower(name)
+	for _, s := range []string{"procpin", "cpu", "goid", "procid", "fastrand", "cheaprand", "rand", "shard", "stripe", "worker", "pid"} {
+		if strings.Contains(n, s) {
+			return Stripe
+		}
+	}
+	for _, s := range []string{"hash", "fnv", "crc", "xxh", "sum64", "sum32", "key"} {
+		if strings.Contains(n, s) {
+			return Hash
+		}
+	}
+	return Unknown
+}

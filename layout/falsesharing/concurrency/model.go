@@ -1,0 +1,223 @@
+package concurrency
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Kind is how an access uses a member.
+type Kind uint8
+
+const (
+	Load   Kind = iota
+	Store       // a plain or atomic store
+	Update      // a read-modify-write: an atomic add, swap or CAS, a lock's method, x++
+)
+
+// Writes reports whether the access stores into the member.
+func (k Kind) Writes() bool { return k >= Store }
+
+// Index says how the index of an array or slice element is computed.
+type Index uint8
+
+const (
+	NoIndex Index = iota // not an element access
+	Const                // a constant
+	Unknown              // a parameter or value of no telling name
+	Loop                 // a loop counter: every element in turn
+	Hash                 // a hash of a key
+	Stripe               // per CPU, per P, or at random: each CPU its own element
+)
+
+func (x Index) String() string {
+	return [...]string{"", "by a constant", "by a value the model cannot read", "by a loop", "by a hash", "per CPU or at random"}[x]
+}
+
+// Lock is a mutex member of a struct type.
+type Lock struct {
+	Obj    types.Object // the struct type (or package-level variable) holding it
+	Member string
+	Read   bool // held with RLock
+}
+
+// Access is one operation's access to one member of one struct type.
+type Access struct {
+	Obj    types.Object // the struct type, or the package-level variable
+	Member string       // "a.b", "a[]" for an array's elements, "a[*]" for a slice's
+	Kind   Kind
+	Atomic bool
+	// ConstStore is the constant a store writes ("true", "1"), or "".
+	ConstStore string
+	Locks      []Lock
+	Fresh      bool // on an object the operation allocated, before it is published
+	Index      Index
+}
+
+// Op is an operation: an entry point of the package, or a goroutine body.
+type Op struct {
+	Name string
+	Fn   *ssa.Function
+	// Goroutine is set for a goroutine's body.
+	Goroutine bool
+	// Rare says why the operation runs only now and then ("a
+	// constructor", "a scrape", "runs on a timer"), or "" on the
+	// steady-state path.
+	Rare     string
+	Accesses []Access
+}
+
+// Steady reports whether the operation runs on the steady-state path.
+func (op *Op) Steady() bool { return op.Rare == "" }
+
+// Model is what a package's operations do to its struct types.
+type Model struct {
+	Ops []*Op
+	// notConcurrent holds the types whose doc says they are not safe for
+	// concurrent use.
+	notConcurrent map[types.Object]bool
+}
+
+// Build builds the SSA form of a type-checked package, as the buildssa
+// pass does, and its model. A package the SSA builder cannot handle is
+// an error that names it, not a crash of the whole run.
+//
+// external says how a method of another package's type uses its
+// receiver, where the caller knows (a wrapper around sync/atomic that
+// facts describe); nil knows none.
+func Build(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *types.Info, external func(*types.Func) (Kind, bool)) (m *Model, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = nil, fmt.Errorf("%s: the concurrency model cannot be built: %v", pkg.Path(), r)
+		}
+	}()
+	prog := ssa.NewProgram(fset, 0)
+	for _, p := range pkg.Imports() {
+		prog.CreatePackage(p, nil, nil, true)
+	}
+	sp := prog.CreatePackage(pkg, files, info, false)
+	sp.Build()
+	b := newBuilder(sp, files, info)
+	b.external = external
+	return b.model(), nil
+}
+
+// Within reports whether an access path lies in member: the member
+// itself, a member of it, or an element of it.
+func Within(access, member string) bool {
+	if access == member {
+		return true
+	}
+	if len(access) > len(member) && strings.HasPrefix(access, member) {
+		switch access[len(member)] {
+		case '.', '[':
+			return true
+		}
+	}
+	return false
+}
+
+// Touch is one operation's accesses to a member, merged.
+type Touch struct {
+	Op     *Op
+	Writes bool
+	// Updates: some write is a read-modify-write, or a store of more
+	// than one value.
+	Updates bool
+	Atomic  bool
+	// Plain: some write is neither atomic nor made under a lock.
+	Plain bool
+	// Locks held at every access (the intersection).
+	Locks []Lock
+	Index Index // the strongest index seen
+	// OnlyConst is the one constant every write stores, or "".
+	OnlyConst string
+}
+
+// Touches returns, for each operation, how it accesses a member of obj
+// (or anything inside it), leaving out accesses to objects not yet
+// published. A member given as "a[]" matches slices' "a[*]" too when
+// slice is set.
+func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
+	var out []Touch
+	for _, op := range m.Ops {
+		var t *Touch
+		consts := map[string]bool{}
+		plain := false
+		for _, a := range op.Accesses {
+			if a.Obj != obj || a.Fresh {
+				continue
+			}
+			path := a.Member
+			if slice {
+				path = strings.ReplaceAll(path, "[*]", "[]")
+			}
+			if !Within(path, member) {
+				continue
+			}
+			if t == nil {
+				t = &Touch{Op: op, Locks: slices.Clone(a.Locks)}
+			} else {
+				t.Locks = intersect(t.Locks, a.Locks)
+			}
+			if a.Kind.Writes() {
+				t.Writes = true
+				if a.Kind == Update {
+					t.Updates = true
+				}
+				if !a.Atomic && len(a.Locks) == 0 {
+					t.Plain = true
+				}
+				if a.ConstStore != "" {
+					consts[a.ConstStore] = true
+				} else {
+					plain = true
+				}
+			}
+			t.Atomic = t.Atomic || a.Atomic
+			t.Index = max(t.Index, a.Index)
+		}
+		if t == nil {
+			continue
+		}
+		if t.Writes && !plain && len(consts) == 1 {
+			for c := range consts {
+				t.OnlyConst = c
+			}
+		}
+		if len(consts) > 1 {
+			t.Updates = true
+		}
+		out = append(out, *t)
+	}
+	return out
+}
+
+func intersect(a, b []Lock) []Lock {
+	return slices.DeleteFunc(a, func(l Lock) bool { return !slices.Contains(b, l) })
+}
+
+// NotConcurrent reports whether a type's doc says it is not safe for
+// concurrent use.
+func (m *Model) NotConcurrent(obj types.Object) bool { return m.notConcurrent[obj] }
+
+// AtomicMembers returns the members of obj that some operation writes
+// atomically: the members the package treats as hot, whatever their
+// type (a uintptr that a wrapper's Add updates with sync/atomic).
+func (m *Model) AtomicMembers(obj types.Object) []string {
+	var out []string
+	for _, op := range m.Ops {
+		for _, a := range op.Accesses {
+			if a.Obj == obj && a.Atomic && a.Kind.Writes() && !slices.Contains(out, a.Member) {
+				out = append(out, a.Member)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,76 @@
+package concurrency_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/mglayout/mglayout/layout/falsesharing/concurrency"
+)
+
+// load type-checks a package of testdata/src, GOPATH-style, and builds
+// its model.
+func load(t *testing.T, path string) *concurrency.Model {
+	t.Helper()
+	dir, _ := filepath.Abs("testdata")
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: filepath.Join(dir, "src", path),
+		Env: append(envWithout("GOPATH", "GO111MODULE", "GOFLAGS"), "GOPATH="+dir, "GO111MODULE=off", "GOFLAGS=")}
+	pkgs, err := packages.Load(cfg, path)
+	if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
+		t.Fatalf("load %s: %v %v", path, err, pkgs)
+	}
+	p := pkgs[0]
+	m, err := concurrency.Build(p.Fset, p.Types, p.Syntax, p.TypesInfo, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// dump writes each operation and its accesses, one line each, sorted.
+func dump(m *concurrency.Model) string {
+	var lines []string
+	for _, op := range m.Ops {
+		rare := op.Rare
+		if rare == "" {
+			rare = "steady"
+		}
+		lines = append(lines, fmt.Sprintf("op %s: %s", op.Name, rare))
+		for _, a := range op.Accesses {
+			var locks []string
+			for _, l := range a.Locks {
+				locks = append(locks, l.Obj.Name()+"."+l.Member)
+			}
+			lines = append(lines, fmt.Sprintf("  %s %s.%s atomic=%v fresh=%v const=%q locks=%v index=%v",
+				[]string{"load", "store", "update"}[a.Kind], a.Obj.Name(), a.Member, a.Atomic, a.Fresh, a.ConstStore, locks, a.Index))
+		}
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+func TestDump(t *testing.T) {
+	t.Log("\n" + dump(load(t, "model")))
+}
+
+func envWithout(names ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		keep := true
+		for _, n := range names {
+			if k == n {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

@@ -1,0 +1,251 @@
+package concurrency
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// model finds the package's operations and what each does.
+func (b *builder) model() *Model {
+	m := &Model{notConcurrent: b.notConcurrentTypes()}
+	funcs := b.sourceFuncs()
+	called := map[*ssa.Function]bool{}
+	goroutine := map[*ssa.Function]bool{}
+	for _, fn := range funcs {
+		for _, blk := range fn.Blocks {
+			for _, in := range blk.Instrs {
+				call, ok := in.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				c := call.Common()
+				_, isGo := in.(*ssa.Go)
+				if f := c.StaticCallee(); f != nil {
+					if isGo {
+						goroutine[f] = true
+					} else {
+						called[f] = true
+					}
+				}
+				for _, a := range c.Args {
+					if f, _ := funcValue(a); f != nil {
+						if isGo || spawns(c) {
+							goroutine[f] = true
+						} else {
+							called[f] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, fn := range funcs {
+		exported := false
+		if obj := fn.Object(); obj != nil && fn.Parent() == nil {
+			exported = obj.Exported()
+		}
+		if !exported && !goroutine[fn] && called[fn] {
+			continue // part of the operations that call it
+		}
+		op := &Op{Name: opName(fn, goroutine[fn]), Fn: fn, Goroutine: goroutine[fn], Rare: b.rare(fn)}
+		for _, a := range b.summarize(fn).accs {
+			for _, cd := range a.cands {
+				member := path(a.tokens[cd.start:])
+				if member == "" {
+					continue
+				}
+				idx := NoIndex
+				if strings.Contains(member, "[") {
+					idx = a.idx
+				}
+				op.Accesses = append(op.Accesses, Access{Obj: cd.obj, Member: member, Kind: a.kind, Atomic: a.atomic,
+					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, Index: idx})
+			}
+		}
+		m.Ops = append(m.Ops, op)
+	}
+	return m
+}
+
+// sourceFuncs returns the functions declared in the package's files and
+// the function literals inside them, in source order.
+func (b *builder) sourceFuncs() []*ssa.Function {
+	var out []*ssa.Function
+	var add func(*ssa.Function)
+	add = func(f *ssa.Function) {
+		out = append(out, f)
+		for _, anon := range f.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, file := range b.files {
+		for _, decl := range file.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			obj, ok := b.info.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			if f := b.pkg.Prog.FuncValue(obj); f != nil {
+				add(f)
+			}
+		}
+	}
+	return out
+}
+
+// opName names an operation as a reader of the code would:
+// "(*Counter).Add", "the goroutine started in (*Pool).Start".
+func opName(fn *ssa.Function, goroutine bool) string {
+	name := fn.RelString(fn.Pkg.Pkg)
+	if fn.Parent() != nil {
+		outer := fn
+		for outer.Parent() != nil {
+			outer = outer.Parent()
+		}
+		where := outer.RelString(fn.Pkg.Pkg)
+		if goroutine {
+			return "the goroutine started in " + where
+		}
+		return "a function literal in " + where
+	}
+	if goroutine {
+		return "the goroutine running " + name
+	}
+	return name
+}
+
+// Lifecycle, scrape and setter names: operations that run now and then
+// (once, or as often as something polls them), not on every call of
+// the steady state.
+var (
+	lifecycle = []string{"Close", "Stop", "Shutdown", "Release", "Reset", "Dispose", "Free", "Tune", "Reboot",
+		"Init", "Start", "Open", "Purge", "Clear", "Resize", "Drain"}
+	scrapes = []string{"String", "GoString", "Format", "Error", "MarshalJSON", "MarshalText", "Desc", "Describe",
+		"Collect", "Write", "WriteTo", "Snapshot", "Stats", "Dump", "Report", "Print", "Metrics"}
+)
+
+// rare says why an operation runs only now and then, or "".
+func (b *builder) rare(fn *ssa.Function) string {
+	if timer(fn) {
+		return "runs on a timer"
+	}
+	if fn.Parent() != nil {
+		return ""
+	}
+	name := fn.Name()
+	if fn.Signature.Recv() == nil {
+		if name == "init" || strings.HasPrefix(name, "init#") {
+			return "package initialisation"
+		}
+		for _, p := range []string{"New", "new", "Make", "make", "Must", "must", "Open", "open", "Create", "create"} {
+			if strings.HasPrefix(name, p) {
+				return "a constructor"
+			}
+		}
+		return ""
+	}
+	switch {
+	case slices.Contains(lifecycle, name) || slices.Contains(lifecycle, exported(name)):
+		return "a lifecycle method"
+	case (slices.Contains(scrapes, name) || slices.Contains(scrapes, exported(name))) && !writesBytes(fn):
+		return "a scrape"
+	case len(name) > 3 && (strings.HasPrefix(name, "Set") || strings.HasPrefix(name, "set")) && isUpper(name[3]):
+		return "a setter"
+	}
+	return ""
+}
+
+func exported(name string) string {
+	if name == "" {
+		return name
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
+}
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+
+// timer reports whether a function paces itself with the time package:
+// a ticker, a timer, time.Sleep or time.After.
+func timer(fn *ssa.Function) bool {
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			call, ok := in.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			f := call.Common().StaticCallee()
+			if f == nil {
+				continue
+			}
+			if pkg, _, name := funcID(f); pkg == "time" && slices.Contains([]string{"NewTicker", "Tick", "Sleep", "After", "NewTimer"}, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// notConcurrentTypes returns the types whose doc comment says they are
+// not safe for concurrent use.
+func (b *builder) notConcurrentTypes() map[types.Object]bool {
+	out := map[types.Object]bool{}
+	for _, file := range b.files {
+		for _, decl := range file.Decls {
+			gen, ok := decl.(*ast.GenDecl)
+			if !ok || gen.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gen.Specs {
+				ts := spec.(*ast.TypeSpec)
+				doc := ts.Doc
+				if doc == nil && len(gen.Specs) == 1 {
+					doc = gen.Doc
+				}
+				if doc == nil || !saysNotConcurrent(doc.Text()) {
+					continue
+				}
+				if obj := b.info.Defs[ts.Name]; obj != nil {
+					out[obj] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+func saysNotConcurrent(doc string) bool {
+	d := strings.ToLower(strings.Join(strings.Fields(doc), " "))
+	for _, s := range []string{"not safe for concurrent", "not thread-safe", "not thread safe", "not goroutine-safe",
+		"not goroutine safe", "not concurrency-safe", "not concurrency safe", "must not be used concurrently",
+		"not safe to use concurrently", "not safe for use by multiple goroutines", "from a single goroutine",
+		"by a single goroutine", "by one goroutine"} {
+		if strings.Contains(d, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// writesBytes reports whether a method takes a []byte first: an
+// io.Writer's Write is the steady state of whatever it writes to, not a
+// scrape.
+func writesBytes(fn *ssa.Function) bool {
+	ps := fn.Signature.Params()
+	if ps.Len() == 0 {
+		return false
+	}
+	s, ok := ps.At(0).Type().Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}

@@ -1,0 +1,340 @@
+package concurrency
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// acc is an access as a function's summary holds it: relative to its
+// root, so that a caller can map it onto its own arguments.
+type acc struct {
+	chain
+	kind       Kind
+	atomic     bool
+	constStore string
+	locks      []Lock
+}
+
+func (a *acc) key() string {
+	var sb strings.Builder
+	for _, t := range a.tokens {
+		sb.WriteString(t)
+		sb.WriteByte('.')
+	}
+	for _, c := range a.cands {
+		fmt.Fprintf(&sb, "|%p@%d", c.obj, c.start)
+	}
+	fmt.Fprintf(&sb, "|%d %d %d %d %t %s", a.root, a.index, a.idx, a.kind, a.atomic, a.constStore)
+	for _, l := range a.locks {
+		fmt.Fprintf(&sb, "|%p %s %t", l.Obj, l.Member, l.Read)
+	}
+	return sb.String()
+}
+
+// summary is what a function and its callees do to the members they
+// reach.
+type summary struct {
+	accs []acc
+	seen map[string]bool
+}
+
+// maxAccesses bounds a summary: a function that touches more members
+// than this is a whole subsystem, and the rest tells nothing new.
+const maxAccesses = 4096
+
+func (s *summary) add(a acc) {
+	if len(s.accs) >= maxAccesses {
+		return
+	}
+	if k := a.key(); !s.seen[k] {
+		s.seen[k] = true
+		s.accs = append(s.accs, a)
+	}
+}
+
+type builder struct {
+	pkg   *ssa.Package
+	files []*ast.File
+	info  *types.Info
+	sums  map[*ssa.Function]*summary
+	// indexes memoises how index values are computed.
+	indexes map[ssa.Value]Index
+	// external says how other packages' methods use their receivers.
+	external func(*types.Func) (Kind, bool)
+}
+
+func newBuilder(pkg *ssa.Package, files []*ast.File, info *types.Info) *builder {
+	return &builder{pkg: pkg, files: files, info: info, sums: map[*ssa.Function]*summary{}, indexes: map[ssa.Value]Index{}}
+}
+
+// inPkg reports whether a function has a body of this package.
+func (b *builder) inPkg(fn *ssa.Function) bool {
+	if fn == nil || fn.Blocks == nil {
+		return false
+	}
+	if fn.Pkg == b.pkg {
+		return true
+	}
+	o := fn.Origin()
+	return o != nil && o.Pkg == b.pkg
+}
+
+// summarize returns a function's summary, computing it on first use. A
+// call cycle sees the summary as far as it is built.
+func (b *builder) summarize(fn *ssa.Function) *summary {
+	if s := b.sums[fn]; s != nil {
+		return s
+	}
+	s := &summary{seen: map[string]bool{}}
+	b.sums[fn] = s
+	locks := b.locksTaken(fn)
+	emit := func(a acc) {
+		for _, l := range locks {
+			if !slices.Contains(a.locks, l) {
+				a.locks = append(a.locks, l)
+			}
+		}
+		s.add(a)
+	}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			switch in := in.(type) {
+			case *ssa.Store:
+				b.record(emit, fn, in.Addr, Store, false, constOf(in.Val))
+			case *ssa.UnOp:
+				if in.Op == token.MUL {
+					b.record(emit, fn, in.X, Load, false, "")
+				}
+			case *ssa.Call:
+				b.call(emit, fn, in.Common())
+			case *ssa.Defer:
+				b.call(emit, fn, in.Common())
+			}
+		}
+	}
+	return s
+}
+
+// record adds an access through an address, when it reaches a member of
+// a struct type of the package or a root a caller can map.
+func (b *builder) record(emit func(acc), fn *ssa.Function, addr ssa.Value, kind Kind, atomic bool, constStore string) {
+	c := b.resolve(fn, addr)
+	if len(c.cands) == 0 && c.root != param && c.root != freeVar {
+		return
+	}
+	emit(acc{chain: c, kind: kind, atomic: atomic, constStore: constStore})
+}
+
+func constOf(v ssa.Value) string {
+	if c, ok := v.(*ssa.Const); ok && c.Value != nil {
+		return c.Value.ExactString()
+	}
+	return ""
+}
+
+// locksTaken returns the mutex members a function locks itself.
+func (b *builder) locksTaken(fn *ssa.Function) []Lock {
+	var out []Lock
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			call, ok := in.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			callee := call.Common().StaticCallee()
+			if callee == nil || len(call.Common().Args) == 0 {
+				continue
+			}
+			pkg, recv, name := funcID(callee)
+			if pkg != "sync" || recv != "Mutex" && recv != "RWMutex" || name != "Lock" && name != "RLock" && name != "TryLock" && name != "TryRLock" {
+				continue
+			}
+			c := b.resolve(fn, call.Common().Args[0])
+			for _, cd := range c.cands {
+				l := Lock{Obj: cd.obj, Member: path(c.tokens[cd.start:]), Read: strings.Contains(name, "RLock")}
+				if !slices.Contains(out, l) {
+					out = append(out, l)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// funcID names a function: its package path, its receiver's type name
+// (or ""), and its name.
+func funcID(fn *ssa.Function) (pkg, recv, name string) {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Pkg() == nil {
+		return "", "", fn.Name()
+	}
+	if sig := obj.Type().(*types.Signature); sig.Recv() != nil {
+		t := sig.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			recv = n.Obj().Name()
+		}
+	}
+	return obj.Pkg().Path(), recv, obj.Name()
+}
+
+// atomicKind says how a sync/atomic function or method, or a method of
+// a sync type, uses the memory its first argument points to.
+func atomicKind(pkg, recv, name string) (Kind, bool) {
+	switch pkg {
+	case "sync/atomic":
+		switch {
+		case strings.HasPrefix(name, "Load"):
+			return Load, true
+		case strings.HasPrefix(name, "Store"):
+			return Store, true
+		case strings.HasPrefix(name, "Add"), strings.HasPrefix(name, "Swap"), strings.HasPrefix(name, "CompareAndSwap"),
+			strings.HasPrefix(name, "And"), strings.HasPrefix(name, "Or"):
+			return Update, true
+		}
+	case "sync":
+		switch recv {
+		case "Mutex", "RWMutex":
+			if name == "RLocker" {
+				return Load, true
+			}
+			return Update, true
+		case "WaitGroup":
+			if name == "Wait" {
+				return Load, true
+			}
+			return Update, true
+		}
+		return Load, true
+	}
+	return 0, false
+}
+
+// call adds what a call does to the members its arguments reach.
+func (b *builder) call(emit func(acc), fn *ssa.Function, c *ssa.CallCommon) {
+	callee := c.StaticCallee()
+	if callee != nil {
+		pkg, recv, name := funcID(callee)
+		if k, ok := atomicKind(pkg, recv, name); ok {
+			if len(c.Args) > 0 {
+				constStore := ""
+				if k == Store && len(c.Args) > 1 {
+					constStore = constOf(c.Args[1])
+				}
+				b.record(emit, fn, c.Args[0], k, true, constStore)
+			}
+			return
+		}
+		if obj, ok := callee.Object().(*types.Func); ok && b.external != nil && len(c.Args) > 0 && !b.inPkg(callee) {
+			if k, ok := b.external(obj); ok {
+				b.record(emit, fn, c.Args[0], k, true, "")
+				return
+			}
+		}
+		if !b.inPkg(callee) {
+			// Another package's function given a member's address
+			// reads it at least.
+			for _, a := range c.Args {
+				if _, ok := a.Type().Underlying().(*types.Pointer); ok {
+					b.record(emit, fn, a, Load, false, "")
+				}
+			}
+		}
+		if b.inPkg(callee) {
+			var bindings []ssa.Value
+			if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+				bindings = mc.Bindings
+			}
+			b.inline(emit, fn, callee, c.Args, bindings)
+		}
+	}
+	// Functions handed to a call that runs them before it returns
+	// (sort.Slice's less, sync.Once's Do) are part of this function;
+	// those handed to a goroutine starter are operations of their own.
+	if spawns(c) {
+		return
+	}
+	for _, a := range c.Args {
+		if f, bindings := funcValue(a); f != nil && b.inPkg(f) && f != callee {
+			b.inline(emit, fn, f, nil, bindings)
+		}
+	}
+}
+
+// inline adds a callee's summary, mapped onto the caller's arguments
+// and the closure's bindings.
+func (b *builder) inline(emit func(acc), fn, callee *ssa.Function, args, bindings []ssa.Value) {
+	for _, a := range b.summarize(callee).accs {
+		var base ssa.Value
+		switch a.root {
+		case param:
+			if a.index >= 0 && a.index < len(args) {
+				base = args[a.index]
+			}
+		case freeVar:
+			if a.index >= 0 && a.index < len(bindings) {
+				base = bindings[a.index]
+			}
+		default:
+			a.locks = slices.Clone(a.locks)
+			emit(a)
+			continue
+		}
+		if base == nil {
+			continue
+		}
+		bc := b.resolve(fn, base)
+		m := acc{kind: a.kind, atomic: a.atomic, constStore: a.constStore, locks: slices.Clone(a.locks)}
+		m.tokens = append(slices.Clone(bc.tokens), a.tokens...)
+		m.cands = slices.Clone(bc.cands)
+		for _, cd := range a.cands {
+			m.cands = append(m.cands, cand{cd.obj, cd.start + len(bc.tokens)})
+		}
+		m.root, m.index = bc.root, bc.index
+		m.idx = bc.idx
+		if m.idx == NoIndex {
+			m.idx = a.idx
+		}
+		if len(m.cands) == 0 && m.root != param && m.root != freeVar {
+			continue
+		}
+		emit(m)
+	}
+}
+
+// funcValue returns the function a value stands for, with a closure's
+// bindings.
+func funcValue(v ssa.Value) (*ssa.Function, []ssa.Value) {
+	switch x := v.(type) {
+	case *ssa.Function:
+		return x, nil
+	case *ssa.MakeClosure:
+		if f, ok := x.Fn.(*ssa.Function); ok {
+			return f, x.Bindings
+		}
+	}
+	return nil, nil
+}
+
+// spawners are the methods and functions that run the function they are
+// given on a goroutine of its own: errgroup.Group.Go, sync.WaitGroup.Go,
+// worker pools' Submit, time.AfterFunc.
+var spawners = []string{"Go", "Submit", "AfterFunc", "Spawn", "Schedule", "SubmitTask", "Invoke"}
+
+func spawns(c *ssa.CallCommon) bool {
+	name := ""
+	if f := c.StaticCallee(); f != nil {
+		name = f.Name()
+	} else if c.IsInvoke() {
+		name = c.Method.Name()
+	}
+	return slices.Contains(spawners, name)
+}

@@ -1,0 +1,55 @@
+// Package model holds the shapes the concurrency model must read right.
+package model
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+type counter struct{ v uintptr }
+
+func (c *counter) inc() { atomic.AddUintptr(&c.v, 1) }
+
+// Stats is written by Add on every call.
+type Stats struct {
+	hits  counter
+	limit int64
+	mu    sync.Mutex
+	items []int
+	cfg   int
+	done  atomic.Bool
+	slots [8]struct{ n atomic.Int64 }
+}
+
+func NewStats() *Stats {
+	s := &Stats{limit: 10}
+	s.hits.inc()
+	go s.loop()
+	return s
+}
+
+func (s *Stats) Add(cpu int) bool {
+	s.hits.inc()
+	s.slots[cpu%8].n.Add(1)
+	return s.limit > 0
+}
+
+func (s *Stats) Push(x int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pushLocked(x)
+}
+
+func (s *Stats) pushLocked(x int) { s.items = append(s.items, x) }
+
+func (s *Stats) SetLimit(n int64) { s.limit = n }
+
+func (s *Stats) Close() { s.done.Store(true) }
+
+func (s *Stats) loop() {
+	t := time.NewTicker(time.Second)
+	for range t.C {
+		s.cfg++
+	}
+}

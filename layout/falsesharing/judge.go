@@ -1,0 +1,251 @@
+package falsesharing
+
+import (
+	"fmt"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout/falsesharing/concurrency"
+	"github.com/mglayout/mglayout/layout/gosrc"
+)
+
+// Tier is how strong the evidence for a finding is.
+type Tier int
+
+const (
+	// Likely: a heuristic says so (different functions write the
+	// members, or an array of hot elements is indexed by something the
+	// model cannot read), shown only with -falsesharing.evidence=likely.
+	Likely Tier = iota + 1
+	// Proven: the concurrency model shows two operations that can run at
+	// once on different CPUs, one writing a line the other touches.
+	Proven
+	// Declared: an //mglayout:path directive, or deliberate padding
+	// between the members, says that they are used apart.
+	Declared
+)
+
+var tierNames = []string{Likely: "likely", Proven: "proven", Declared: "declared"}
+
+func (t Tier) String() string { return tierNames[t] }
+
+// parseTier reads -falsesharing.evidence.
+func parseTier(s string) (Tier, error) {
+	for t, name := range tierNames {
+		if name != "" && name == s {
+			return Tier(t), nil
+		}
+	}
+	return 0, fmt.Errorf("-falsesharing.evidence: %q is not one of declared, proven, likely (the least evidence a finding needs)", s)
+}
+
+// TierOf returns the evidence tier a diagnostic's message ends with
+// ("... (FS2, proven)"), or "".
+func TierOf(message string) string {
+	i := strings.LastIndex(message, ", ")
+	if i < 0 || !strings.HasSuffix(message, ")") {
+		return ""
+	}
+	t := message[i+2 : len(message)-1]
+	if slices.Contains(tierNames, t) && t != "" {
+		return t
+	}
+	return ""
+}
+
+// verdict is the judgement of one pair of members, or of one shard
+// table: the tier of its evidence (0 when there is none) and the
+// evidence in words.
+type verdict struct {
+	tier Tier
+	why  string
+}
+
+// model returns the package's concurrency model, building it on first
+// use; nil when it cannot be built (said once, at the package clause).
+func (c *checker) model() *concurrency.Model {
+	if !c.modelBuilt {
+		c.modelBuilt = true
+		m, err := concurrency.Build(c.pass.Fset, c.pass.Pkg, c.pass.Files, c.pass.TypesInfo, c.external)
+		if err != nil {
+			c.reportOnce(c.pass.Files[0].Package, err.Error())
+		}
+		c.conc = m
+	}
+	return c.conc
+}
+
+// judgePair judges a hot member and a member on one of its lines: is
+// there an operation that writes the hot member while another, at the
+// same time and on another CPU, touches the partner without writing the
+// hot one?
+func (c *checker) judgePair(o object, hot, partner string) verdict {
+	m := c.model()
+	if m == nil || m.NotConcurrent(o.tn) {
+		return verdict{}
+	}
+	hotT := m.Touches(o.tn, hot, false)
+	var writers []concurrency.Touch
+	for _, t := range hotT {
+		if t.Writes && t.OnlyConst == "" {
+			writers = append(writers, t)
+		}
+	}
+	declared := c.markedHot(o, hot)
+	if len(writers) == 0 || !declared && plainWrites(hotT) {
+		// Never written after publication, written once with one value
+		// (a closed flag), or written with plain stores outside any
+		// lock: one goroutine owns the object.
+		return verdict{}
+	}
+	isLock := c.isLock(o.typ, hot)
+	touchesHot := func(op *concurrency.Op, write bool) bool {
+		return slices.ContainsFunc(hotT, func(t concurrency.Touch) bool { return t.Op == op && (t.Writes || !write) })
+	}
+	best := verdict{}
+	for _, pt := range m.Touches(o.tn, partner, false) {
+		// A victim writes the partner and not the hot member, or reads
+		// the partner and does not touch the hot one at all: a reader
+		// of both needs the hot member's line anyway.
+		if touchesHot(pt.Op, pt.Writes) || !pt.Writes && touchesHot(pt.Op, false) {
+			continue
+		}
+		if isLock && holds(pt.Locks, o.tn, hot) {
+			continue // data guarded by the lock beside it: true sharing
+		}
+		for _, w := range writers {
+			if serialised(w, pt) {
+				continue
+			}
+			tier := Likely
+			switch {
+			case !w.Op.Steady() || !pt.Op.Steady():
+			case declared:
+				tier = Declared
+			default:
+				tier = Proven
+			}
+			if tier > best.tier {
+				best = verdict{tier, fmt.Sprintf("%s %s %s; %s %s %s", opText(w.Op), verb(w), hot, opText(pt.Op), verb(pt), partner)}
+			}
+		}
+	}
+	return best
+}
+
+// markedHot reports whether a member is marked //mglayout:hot.
+func (c *checker) markedHot(o object, member string) bool {
+	v := gosrc.MemberVars(o.typ)[member]
+	if v == nil {
+		return false
+	}
+	d := c.dirs.Field(v)
+	return d != nil && d.Hot
+}
+
+// judgeShards judges an array (or a slice's backing array) whose
+// elements share lines: do the CPUs that run the steady state each
+// write an element of their own?
+func (c *checker) judgeShards(o object, arr string, slice bool) verdict {
+	m := c.model()
+	if m == nil || m.NotConcurrent(o.tn) {
+		return verdict{}
+	}
+	// Each CPU owns its element: plain writes to it are the owner's.
+	touches := m.Touches(o.tn, arr, slice)
+	locked := c.elementLocked(o, arr)
+	best := verdict{}
+	for _, t := range touches {
+		if !t.Writes || t.OnlyConst != "" || t.Index <= concurrency.Const {
+			continue
+		}
+		tier := Likely
+		switch {
+		case !t.Op.Steady():
+		case t.Index == concurrency.Stripe, locked && t.Index == concurrency.Hash:
+			tier = Proven
+		}
+		if tier > best.tier {
+			what := "an element"
+			if locked {
+				what = "the lock of an element"
+			}
+			best = verdict{tier, fmt.Sprintf("%s %s %s of %s chosen %s", opText(t.Op), verb(t), what, arr, t.Index)}
+		}
+	}
+	return best
+}
+
+// elementLocked reports whether an array's elements hold a lock: a
+// striped lock table, whose index may come from a hash.
+func (c *checker) elementLocked(o object, arr string) bool {
+	for path, v := range gosrc.MemberVars(o.typ) {
+		if (strings.HasPrefix(path, arr+"[].") || path == arr+"[]") && isMutex(v.Type()) {
+			return true
+		}
+		if path == arr && isMutex(elemOf(v.Type())) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainWrites reports whether the steady state writes a member with
+// plain stores outside any lock: an object one goroutine owns.
+func plainWrites(ts []concurrency.Touch) bool {
+	return slices.ContainsFunc(ts, func(t concurrency.Touch) bool { return t.Plain && t.Op.Steady() })
+}
+
+// serialised reports whether two accesses cannot happen at once: both
+// hold the same lock, and at least one holds it exclusively.
+func serialised(a, b concurrency.Touch) bool {
+	for _, la := range a.Locks {
+		for _, lb := range b.Locks {
+			if la.Obj == lb.Obj && la.Member == lb.Member && (!la.Read || !lb.Read) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func holds(locks []concurrency.Lock, obj types.Object, member string) bool {
+	return slices.ContainsFunc(locks, func(l concurrency.Lock) bool { return l.Obj == obj && l.Member == member })
+}
+
+// verb says what an operation does to a member.
+func verb(t concurrency.Touch) string {
+	switch {
+	case t.Updates:
+		return "updates"
+	case t.Writes:
+		return "stores"
+	}
+	return "reads"
+}
+
+// opText names an operation, and why it is rare when it is.
+func opText(op *concurrency.Op) string {
+	if op.Rare != "" {
+		return op.Name + " (" + op.Rare + ")"
+	}
+	return op.Name
+}
+
+// isMutex reports whether t is sync.Mutex or sync.RWMutex.
+func isMutex(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && (n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex")
+}
+
+// elemOf is the element type of an array or slice type, or t.
+func elemOf(t types.Type) types.Type {
+	switch u := t.Underlying().(type) {
+	case *types.Array:
+		return u.Elem()
+	case *types.Slice:
+		return u.Elem()
+	}
+	return t
+}
