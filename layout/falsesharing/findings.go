@@ -336,9 +336,13 @@ func (c *checker) cleanBelow(f *finding, line int64) bool {
 	return false
 }
 
-// memberPos returns the position of a member's declaration.
+// memberPos returns the position of the declaration of a member's
+// outermost member: a nested member a.b is reported at a, in the type
+// whose layout the finding is about.
 func (c *checker) memberPos(tn types.Object, member string) token.Pos {
-	if v := gosrc.MemberVars(tn.Type())[member]; v != nil {
+	top, _, _ := strings.Cut(member, ".")
+	top, _, _ = strings.Cut(top, "[")
+	if v := gosrc.MemberVars(tn.Type())[top]; v != nil {
 		return v.Pos()
 	}
 	return tn.Pos()

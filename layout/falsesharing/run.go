@@ -104,6 +104,17 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	// A generic type is laid out as each instance the package creates.
+	for _, inst := range c.instances() {
+		if d := dirs.Type(inst.Origin().Obj()); d != nil && d.Ignore != "" {
+			continue
+		}
+		for _, arch := range cfg.archs {
+			if err := c.checkType(inst.Origin().Obj(), inst, arch); err != nil {
+				return nil, err
+			}
+		}
+	}
 	for _, arch := range cfg.archs {
 		if err := c.checkTables(arch); err != nil {
 			return nil, err
@@ -310,7 +321,7 @@ func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string)
 	cnames := d != nil && d.Model != ""
 	declared := d != nil && len(d.Paths) > 0
 	uses := append(slices.Clone(c.atomics[tn]), c.memberFacts(named)...)
-	return c.checkObject(object{tn: tn, typ: named, name: tn.Name(), align: align, cnames: cnames, declared: declared, uses: uses, placement: c.placementOf(tn)}, arch)
+	return c.checkObject(object{tn: tn, typ: named, name: types.TypeString(named, types.RelativeTo(c.pass.Pkg)), align: align, cnames: cnames, declared: declared, uses: uses, placement: c.placementOf(tn)}, arch)
 }
 
 // object is what the analyzer lays out and checks: a struct type, or a
@@ -667,4 +678,83 @@ func innermost(ms []string) []string {
 	})
 	slices.Sort(ms)
 	return slices.Compact(ms)
+}
+
+// instances returns the instances of the package's generic struct types
+// that the package creates with concrete type arguments, in source
+// order, each once.
+func (c *checker) instances() []*types.Named {
+	var out []*types.Named
+	seen := map[string]bool{}
+	type at struct {
+		pos  token.Pos
+		inst *types.Named
+	}
+	var all []at
+	for id, inst := range c.pass.TypesInfo.Instances {
+		n, ok := inst.Type.(*types.Named)
+		if !ok || n.Origin().Obj().Pkg() != c.pass.Pkg || hasTypeParam(n) {
+			continue
+		}
+		if _, ok := n.Underlying().(*types.Struct); ok {
+			all = append(all, at{id.Pos(), n})
+		}
+	}
+	slices.SortFunc(all, func(a, b at) int { return int(a.pos - b.pos) })
+	for _, a := range all {
+		if key := types.TypeString(a.inst, nil); !seen[key] {
+			seen[key] = true
+			out = append(out, a.inst)
+		}
+	}
+	return out
+}
+
+// hasTypeParam reports whether an instance's type arguments mention a
+// type parameter: the generic code's own use, which has no layout.
+func hasTypeParam(n *types.Named) bool {
+	for t := range n.TypeArgs().Types() {
+		if containsTypeParam(t) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsTypeParam(t types.Type) bool {
+	switch t := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Pointer:
+		return containsTypeParam(t.Elem())
+	case *types.Slice:
+		return containsTypeParam(t.Elem())
+	case *types.Array:
+		return containsTypeParam(t.Elem())
+	case *types.Map:
+		return containsTypeParam(t.Key()) || containsTypeParam(t.Elem())
+	case *types.Chan:
+		return containsTypeParam(t.Elem())
+	case *types.Named:
+		for a := range t.TypeArgs().Types() {
+			if containsTypeParam(a) {
+				return true
+			}
+		}
+	case *types.Struct:
+		for i := range t.NumFields() {
+			if containsTypeParam(t.Field(i).Type()) {
+				return true
+			}
+		}
+	case *types.Signature:
+		for _, tuple := range []*types.Tuple{t.Params(), t.Results()} {
+			for v := range tuple.Variables() {
+				if containsTypeParam(v.Type()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -79,12 +79,6 @@ func (b *builder) callIndex(c *ssa.CallCommon, depth int) Index {
 		if f.Pkg != nil && f.Pkg.Pkg.Path() == "math/rand" || f.Pkg != nil && f.Pkg.Pkg.Path() == "math/rand/v2" {
 			return Stripe
 		}
-		if f.Pkg != nil && f.Pkg.Pkg.Path() == "sync/atomic" && strings.HasPrefix(name, "Add") {
-			return Stripe // a round-robin counter
-		}
-		if f.Signature.Recv() != nil && f.Pkg != nil && f.Pkg.Pkg.Path() == "sync/atomic" && name == "Add" {
-			return Stripe
-		}
 	} else if c.IsInvoke() {
 		name = c.Method.Name()
 	}

@@ -132,9 +132,12 @@ var (
 		"Collect", "Write", "WriteTo", "Snapshot", "Stats", "Dump", "Report", "Print", "Metrics"}
 )
 
+// ticks are the names of methods that a timer calls: a rate's decay.
+var ticks = []string{"Tick", "tick", "Decay", "decay", "Rotate", "rotate"}
+
 // rare says why an operation runs only now and then, or "".
 func (b *builder) rare(fn *ssa.Function) string {
-	if timer(fn) {
+	if timer(fn) || fn.Parent() == nil && slices.Contains(ticks, fn.Name()) {
 		return "runs on a timer"
 	}
 	if fn.Parent() != nil {
