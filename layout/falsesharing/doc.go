@@ -22,10 +22,16 @@
 //	FS4 short-padding       padding sized for 64-byte lines on a GOARCH whose line is larger
 //	FS5 whole-line-padding  computed padding that comes to a whole line when none is needed
 //
-// A finding needs evidence: FS2 reports two hot members only when some
-// function writes one and not the other, and a hot member beside another
-// only when some function reads that member without writing the hot one.
-// Members always written together share truly, and that is no finding.
+// Who writes what at the same time comes from the concurrency model of
+// package concurrency, built on the package's SSA form: operations
+// (exported entry points, goroutine bodies) with their callees'
+// accesses, the locks held, what happens before an object is published,
+// and how shard indexes are computed. Each finding states its evidence
+// tier: declared (a directive, or deliberate padding), proven (the model
+// shows the two operations), likely (a heuristic); -falsesharing.evidence
+// sets the least reported (default proven, which includes declared).
+// There is one finding per hot member or shard table, naming every
+// partner on its lines.
 //
 // Suppress a finding with //mglayout:ignore REASON on the type or the
 // member. Facts carry each exported type's hot members to the packages

@@ -29,6 +29,7 @@ type finding struct {
 	// found, each with the evidence that they are used apart.
 	partners []partner
 	why      string       // the evidence, for FS1
+	writer   string       // who writes the hot member, for FS2
 	tier     Tier         // the strongest evidence of any partner
 	tn       types.Object // the type, or the variable of a package-level array
 	// where: per GOARCH and line size, the phases at which the members
@@ -65,6 +66,9 @@ func (c *checker) add(tn types.Object, s *layout.Struct, arch string, cs *sharin
 		g = &f
 		c.found[key] = g
 		c.order = append(c.order, key)
+	}
+	if f.tier > g.tier || g.writer == "" {
+		g.writer = f.writer
 	}
 	g.tier = max(g.tier, f.tier)
 	if partnerMember == "" {
@@ -282,8 +286,11 @@ func (c *checker) reportFinding(f *finding) {
 		for _, p := range f.partners {
 			whys = append(whys, p.why)
 		}
+		if f.writer != "" {
+			whys = append([]string{f.writer + " while"}, strings.Join(whys, ", "))
+		}
 		d.Message = fmt.Sprintf("%s shares a line with %s (%s), and %s: false sharing; put them on separate lines",
-			f.hot, joinWords(with), f.whereText(), strings.Join(whys, "; "))
+			f.hot, joinWords(with), f.whereText(), strings.Join(whys, " "))
 		d.SuggestedFixes = c.insertPadFix(f, s, line)
 	case PhasePadding:
 		d.Pos = at(f.b)

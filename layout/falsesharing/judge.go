@@ -60,6 +60,9 @@ func TierOf(message string) string {
 type verdict struct {
 	tier Tier
 	why  string
+	// writer, for a pair, says who writes the hot member; why then says
+	// who uses the partner.
+	writer string
 }
 
 // model returns the package's concurrency model, building it on first
@@ -127,7 +130,7 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 				tier = Proven
 			}
 			if tier > best.tier {
-				best = verdict{tier, fmt.Sprintf("%s %s %s; %s %s %s", opText(w.Op), verb(w), hot, opText(pt.Op), verb(pt), partner)}
+				best = verdict{tier, fmt.Sprintf("%s %s %s", opText(pt.Op), verb(pt), partner), fmt.Sprintf("%s %s %s", opText(w.Op), verb(w), hot)}
 			}
 		}
 	}
@@ -171,7 +174,7 @@ func (c *checker) judgeShards(o object, arr string, slice bool) verdict {
 			if locked {
 				what = "the lock of an element"
 			}
-			best = verdict{tier, fmt.Sprintf("%s %s %s of %s chosen %s", opText(t.Op), verb(t), what, arr, t.Index)}
+			best = verdict{tier: tier, why: fmt.Sprintf("%s %s %s of %s chosen %s", opText(t.Op), verb(t), what, arr, t.Index)}
 		}
 	}
 	return best

@@ -45,16 +45,20 @@ the largest line size of the GOARCHes checked.`,
 		ID: "FS2", Name: "hot-neighbour",
 		Summary: "a hot member shares a line with members that other code reads or writes independently",
 		Doc: `A member written concurrently (an atomic, a lock, a member updated through
-sync/atomic) shares a line with another hot member that is written by other
-functions, or with a member that functions which do not write the hot one
-read. Each write then costs the other side a cache miss for data it did not
-need. There must be evidence: an //mglayout:path directive, or independent
-writers and readers seen in the package; two members always written together
-share truly, and that is no finding. The fix inserts padding, or moves the
-hot member away (mglayout suggest finds an order).`,
+sync/atomic) shares a line with a member that another operation uses at the
+same time without needing the hot one: it writes that member and not the
+hot one, or reads it and never touches the hot one. Each write of the hot
+member then costs that operation a cache miss for data it did not need.
+Operations are the package's exported functions and methods and its
+goroutines, each with the functions it calls; constructors, lifecycle
+methods, scrapes, setters and goroutines on a timer run now and then and
+contend with nothing. Members always used together, members written only
+under one lock, and a lock beside the data it guards share truly: no
+finding. The fix inserts padding, or moves the hot member away (mglayout
+suggest finds an order).`,
 		Bad: `type limiter struct {
-	hits  atomic.Int64 // written by Allow on every CPU
-	limit int64        // read by Allow, written only by SetLimit
+	hits  atomic.Int64 // updated by Allow on every call
+	limit int64        // read by Burst, which never touches hits
 }`,
 		Good: `type limiter struct {
 	hits  atomic.Int64

@@ -2,6 +2,7 @@ package falsesharing
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"go/types"
 	"os"
@@ -441,29 +442,38 @@ func (c *checker) hasGlobal(tn *types.TypeName) bool {
 }
 
 // atomicMembers returns the members of each type that the package
-// writes atomically, from the concurrency model; none, without building
-// it, in a package that uses neither sync nor sync/atomic nor a type
-// that facts say is hot.
+// writes atomically, whatever their type: those whose address goes to
+// sync/atomic, found in the syntax, and, where there are any, those the
+// concurrency model sees updated through a wrapper's methods or an
+// embedded struct. The model is built here only for that: elsewhere it
+// waits until a finding needs judging.
 func (c *checker) atomicMembers() map[types.Object][]string {
 	out := map[types.Object][]string{}
-	if !c.mayBeConcurrent() {
-		return out
-	}
-	m := c.model()
-	if m == nil {
-		return out
-	}
-	for _, op := range m.Ops {
-		for _, a := range op.Accesses {
-			if !a.Atomic || !a.Kind.Writes() || strings.Contains(a.Member, "[*]") || slices.Contains(out[a.Obj], a.Member) {
-				continue
+	calls := func(yield func(*ast.CallExpr) bool) {
+		for n := range c.in.PreorderSeq((*ast.CallExpr)(nil)) {
+			if !yield(n.(*ast.CallExpr)) {
+				return
 			}
-			// Atomics and locks are hot by their type, wherever they are.
-			if v := gosrc.MemberVars(a.Obj.Type())[a.Member]; v != nil && concurrentElem(v.Type()) {
-				continue
-			}
-			{
-				out[a.Obj] = append(out[a.Obj], a.Member)
+		}
+	}
+	for tn, ms := range gosrc.AtomicUsesIn(calls, c.pass.TypesInfo) {
+		out[tn] = ms
+	}
+	// Addresses given to sync/atomic may belong to a wrapper type held by
+	// another, or to an embedded struct: the model follows them there.
+	if len(out) > 0 {
+		if m := c.model(); m != nil {
+			for _, op := range m.Ops {
+				for _, a := range op.Accesses {
+					if !a.Atomic || !a.Kind.Writes() || strings.Contains(a.Member, "[*]") || slices.Contains(out[a.Obj], a.Member) {
+						continue
+					}
+					// Atomics and locks are hot by their type, wherever they are.
+					if v := gosrc.MemberVars(a.Obj.Type())[a.Member]; v != nil && concurrentElem(v.Type()) {
+						continue
+					}
+					out[a.Obj] = append(out[a.Obj], a.Member)
+				}
 			}
 		}
 	}
@@ -545,7 +555,7 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 		if oArr, _, ok := cutIndex(other); ok && oArr == wa {
 			v := c.judgeShards(o, wa, o.slice)
 			if elementPadded(s.Field(wa)) {
-				v = verdict{Declared, "the elements are padded to be a line apart"}
+				v = verdict{tier: Declared, why: "the elements are padded to be a line apart"}
 			}
 			if v.tier > 0 {
 				add(finding{rule: ShardStride, key: wa, a: wa, b: wa, hot: wa, tier: v.tier}, "", v.why)
@@ -565,8 +575,8 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 		if a != wm[0] {
 			partner = wm[0]
 		}
-		c.addPair(o, s, add, a, partner, verdict{Declared,
-			fmt.Sprintf("the //mglayout:path directives declare that %s writes %s and %s touches %s without writing it", w, wm[0], other, lp.Members[0])})
+		c.addPair(o, s, add, a, partner, verdict{tier: Declared,
+			why: fmt.Sprintf("the //mglayout:path directives declare that %s writes %s and %s touches %s without writing it", w, wm[0], other, lp.Members[0])})
 		return
 	}
 	// Inferred paths are named after the hot member they write; the
@@ -586,9 +596,12 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 // two declares that they are used apart.
 func (c *checker) addPair(o object, s *layout.Struct, add func(finding, string, string), hot, partner string, v verdict) {
 	a, b := orderedPair(s, hot, partner)
+	if c.insideOwnType(o, a, b) {
+		return // the member's own type is checked, and says so once
+	}
 	padded := padBetween(s, a, b) != nil
 	if padded && v.tier < Declared && (v.tier > 0 || c.hotMember(o, partner)) {
-		v = verdict{Declared, fmt.Sprintf("the padding between %s and %s declares that they are used apart", a, b)}
+		v = verdict{tier: Declared, why: fmt.Sprintf("the padding between %s and %s declares that they are used apart", a, b)}
 	}
 	if v.tier == 0 {
 		return
@@ -601,7 +614,24 @@ func (c *checker) addPair(o object, s *layout.Struct, add func(finding, string, 
 	if padded {
 		key += "|padded|" + partner
 	}
-	add(finding{rule: Neighbour, key: key, a: a, b: b, hot: owner, tier: v.tier}, partner, v.why)
+	add(finding{rule: Neighbour, key: key, a: a, b: b, hot: owner, tier: v.tier, writer: v.writer}, partner, v.why)
+}
+
+// insideOwnType reports whether two members lie inside one member whose
+// type is a struct type of this package: that type's own check judges
+// them.
+func (c *checker) insideOwnType(o object, a, b string) bool {
+	ta, _, okA := strings.Cut(a, ".")
+	tb, _, okB := strings.Cut(b, ".")
+	if !okA || !okB || ta != tb || strings.Contains(ta, "[") {
+		return false
+	}
+	v := gosrc.MemberVars(o.typ)[ta]
+	if v == nil {
+		return false
+	}
+	n, ok := types.Unalias(v.Type()).(*types.Named)
+	return ok && n.Obj().Pkg() == c.pass.Pkg
 }
 
 // hotMember reports whether a member is one the inferred paths write.

@@ -54,8 +54,34 @@ func dump(m *concurrency.Model) string {
 	return strings.Join(lines, "\n")
 }
 
-func TestDump(t *testing.T) {
-	t.Log("\n" + dump(load(t, "model")))
+// TestModel checks what the model reads from testdata/src/model: who
+// runs on the steady state, which accesses are atomic, locked, made
+// before publication, and how a shard is chosen.
+func TestModel(t *testing.T) {
+	got := dump(load(t, "model"))
+	for _, want := range []string{
+		"op (*Stats).Add: steady",
+		"op (*Stats).Push: steady",
+		"op (*Stats).Close: a lifecycle method",
+		"op (*Stats).SetLimit: a setter",
+		"op NewStats: a constructor",
+		"op the goroutine running (*Stats).loop: runs on a timer",
+		// inc's atomic add on c.v is Add's update of its member hits.v.
+		`  update Stats.hits.v atomic=true fresh=false const="" locks=[] index=`,
+		// NewStats initialises what it allocated.
+		`  store Stats.limit atomic=false fresh=true const="10" locks=[] index=`,
+		// pushLocked's append runs under Push's lock.
+		`  store Stats.items atomic=false fresh=false const="" locks=[Stats.mu] index=`,
+		`  update Stats.slots[].n atomic=true fresh=false const="" locks=[] index=per CPU or at random`,
+		`  store Stats.done atomic=true fresh=false const="true" locks=[] index=`,
+	} {
+		if !strings.Contains("\n"+got+"\n", "\n"+want+"\n") {
+			t.Errorf("model lacks %q; it is:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "op (*counter).inc") || strings.Contains(got, "op (*Stats).pushLocked") {
+		t.Errorf("a function the package calls is an operation of its own:\n%s", got)
+	}
 }
 
 func envWithout(names ...string) []string {

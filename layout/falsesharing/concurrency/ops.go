@@ -153,6 +153,9 @@ func (b *builder) rare(fn *ssa.Function) string {
 				return "a constructor"
 			}
 		}
+		if slices.Contains(lifecycle, name) {
+			return "a lifecycle function"
+		}
 		return ""
 	}
 	switch {

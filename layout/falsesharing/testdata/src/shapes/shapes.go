@@ -26,7 +26,7 @@ func (m *PaddedMetrics) Inc(cpu int) { m.shards[cpu%8].n.Add(1) }
 // A rate limiter: the counter written on every call beside the limit that
 // only SetLimit writes.
 type Limiter struct {
-	hits  atomic.Int64 // want `hits shares a line with limit \(.*\), and \(\*Limiter\)\.Allow updates hits; \(\*Limiter\)\.Limit reads limit: false sharing; put them on separate lines \(FS2, proven\)`
+	hits  atomic.Int64 // want `hits shares a line with limit \(.*\), and \(\*Limiter\)\.Allow updates hits while \(\*Limiter\)\.Limit reads limit: false sharing; put them on separate lines \(FS2, proven\)`
 	limit int64
 }
 

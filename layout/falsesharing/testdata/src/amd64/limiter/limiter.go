@@ -23,7 +23,7 @@ func (l *Padded56) Refill(now, rate int64) {
 // writes: Allow reads limit on every call without writing it, and every
 // Allow on one CPU makes the others miss on limit.
 type Unpadded struct {
-	hits  atomic.Int64 // want `hits shares a line with limit \(.*\), and \(\*Unpadded\)\.Allow updates hits; \(\*Unpadded\)\.Limit reads limit: false sharing; put them on separate lines \(FS2, proven\)`
+	hits  atomic.Int64 // want `hits shares a line with limit \(.*\), and \(\*Unpadded\)\.Allow updates hits while \(\*Unpadded\)\.Limit reads limit: false sharing; put them on separate lines \(FS2, proven\)`
 	limit int64
 }
 

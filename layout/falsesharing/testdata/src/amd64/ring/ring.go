@@ -8,7 +8,7 @@ import "sync/atomic"
 // Adjacent keeps head and tail side by side: every Push takes the line
 // from the consumer and every Pop takes it back.
 type Adjacent struct {
-	head atomic.Uint64 // next slot to read; written by Pop only // want `head shares a line with tail \(.*\), and \(\*Adjacent\)\.Pop stores head; \(\*Adjacent\)\.Push stores tail: false sharing; put them on separate lines \(FS2, proven\)`
+	head atomic.Uint64 // next slot to read; written by Pop only // want `head shares a line with tail \(.*\), and \(\*Adjacent\)\.Pop stores head while \(\*Adjacent\)\.Push stores tail: false sharing; put them on separate lines \(FS2, proven\)`
 	tail atomic.Uint64
 }
 

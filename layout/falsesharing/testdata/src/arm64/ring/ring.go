@@ -7,7 +7,7 @@ import "sync/atomic"
 
 // Adjacent keeps head and tail side by side: FS2 at every line size.
 type Adjacent struct {
-	head atomic.Uint64 // next slot to read; written by Pop only // want `head shares a line with tail \(.*\), and \(\*Adjacent\)\.Pop stores head; \(\*Adjacent\)\.Push stores tail: false sharing; put them on separate lines \(FS2, proven\)`
+	head atomic.Uint64 // next slot to read; written by Pop only // want `head shares a line with tail \(.*\), and \(\*Adjacent\)\.Pop stores head while \(\*Adjacent\)\.Push stores tail: false sharing; put them on separate lines \(FS2, proven\)`
 	tail atomic.Uint64
 }
 

@@ -55,7 +55,7 @@ func (p *Plain) SetB(v int64) { p.b = v }
 // one of them inside a function literal run on another goroutine: the
 // literal is a writer of its own, so they are written independently.
 type Spawned struct {
-	started  atomic.Int64 // want `started shares a line with finished \(.*\), and \(\*Spawned\)\.Go updates started; the goroutine started in \(\*Spawned\)\.Go updates finished: false sharing; put them on separate lines \(FS2, proven\)`
+	started  atomic.Int64 // want `started shares a line with finished \(.*\), and \(\*Spawned\)\.Go updates started while the goroutine started in \(\*Spawned\)\.Go updates finished: false sharing; put them on separate lines \(FS2, proven\)`
 	finished atomic.Int64
 }
 

@@ -29,7 +29,7 @@ type Together struct {
 // The exported type carries the hot member to importers as a fact.
 type Hot struct { // want Hot:`hot\(seq\)`
 	//mglayout:hot
-	seq   uint64 // want `seq shares a line with total \(.*\), and \(\*Hot\)\.Next stores seq; Snapshot reads total: false sharing; put them on separate lines \(FS2, declared\)`
+	seq   uint64 // want `seq shares a line with total \(.*\), and \(\*Hot\)\.Next stores seq while Snapshot reads total: false sharing; put them on separate lines \(FS2, declared\)`
 	total uint64
 }
 

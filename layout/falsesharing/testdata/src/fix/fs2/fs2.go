@@ -7,7 +7,7 @@ import "sync/atomic"
 
 // Limiter's limit is read by Limit, which does not write hits.
 type Limiter struct {
-	hits atomic.Int64 // requests so far // want `hits shares a line with limit \(.*\), and \(\*Limiter\)\.Allow updates hits; \(\*Limiter\)\.Limit reads limit: false sharing; put them on separate lines \(FS2, proven\)`
+	hits atomic.Int64 // requests so far // want `hits shares a line with limit \(.*\), and \(\*Limiter\)\.Allow updates hits while \(\*Limiter\)\.Limit reads limit: false sharing; put them on separate lines \(FS2, proven\)`
 	// limit is set by SetLimit and read on every request.
 	limit int64
 }
@@ -18,7 +18,7 @@ func (l *Limiter) SetLimit(n int64) { l.limit = n }
 
 // Ring's head and tail are written by the consumer and the producer.
 type Ring struct {
-	head atomic.Uint64 // consumer's // want `head shares a line with tail \(.*\), and \(\*Ring\)\.Pop updates head; \(\*Ring\)\.Push updates tail: false sharing; put them on separate lines \(FS2, proven\)`
+	head atomic.Uint64 // consumer's // want `head shares a line with tail \(.*\), and \(\*Ring\)\.Pop updates head while \(\*Ring\)\.Push updates tail: false sharing; put them on separate lines \(FS2, proven\)`
 	tail atomic.Uint64 // producer's
 }
 

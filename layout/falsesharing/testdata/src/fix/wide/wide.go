@@ -16,7 +16,7 @@ func (c *Counter) Add(cpu int) { c.shards[cpu%8].n.Add(1) }
 
 // Ring: FS2, a pad that keeps head and tail apart on 128-byte lines.
 type Ring struct {
-	head atomic.Uint64 // consumer's // want `head shares a line with tail \(.*\), and \(\*Ring\)\.Pop updates head; \(\*Ring\)\.Push updates tail: false sharing; put them on separate lines \(FS2, proven\)`
+	head atomic.Uint64 // consumer's // want `head shares a line with tail \(.*\), and \(\*Ring\)\.Pop updates head while \(\*Ring\)\.Push updates tail: false sharing; put them on separate lines \(FS2, proven\)`
 	// tail is the producer's.
 	tail atomic.Uint64
 }
