@@ -7,12 +7,11 @@ import (
 
 // Analyzer reports false sharing and fragile padding; see the package doc.
 var Analyzer = &analysis.Analyzer{
-	Name:      "falsesharing",
-	Doc:       "report false sharing and fragile cache-line padding\n\nSee " + Home + "#the-go-vet-analyzer for the rules FS1-FS5.",
-	URL:       Home + "#the-go-vet-analyzer",
-	Requires:  []*analysis.Analyzer{inspect.Analyzer},
-	Run:       run,
-	FactTypes: []analysis.Fact{new(hotFact)},
+	Name:     "falsesharing",
+	Doc:      "report false sharing and fragile cache-line padding\n\nSee " + Home + "#the-go-vet-analyzer for the rules FS1-FS5.",
+	URL:      Home + "#the-go-vet-analyzer",
+	Requires: []*analysis.Analyzer{inspect.Analyzer, HotMembers},
+	Run:      run,
 }
 
 // Flags, as go vet passes them: -falsesharing.arch and -falsesharing.lines.

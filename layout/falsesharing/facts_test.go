@@ -1,6 +1,17 @@
 package falsesharing_test
 
-import "testing"
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/mglayout/mglayout/layout/falsesharing"
+)
 
 // TestFacts checks that the hot members of an exported type travel to the
 // packages that import it. shard.Counter's n is a plain int64 that only
@@ -18,4 +29,46 @@ func TestFacts(t *testing.T) {
 // element holds a hot n, so the tables are FS1 like user.Table.
 func TestFactsNested(t *testing.T) {
 	runEach(t, "amd64", "", []string{"usernested"})
+}
+
+// TestHotFacts checks the facts HotMembers exports, the part of the
+// analysis that runs on every dependency: members written through
+// sync/atomic whatever their type, members marked //mglayout:hot, and
+// imported facts carried into the types that hold them. Atomics and
+// locks are hot by their type and need no fact.
+func TestHotFacts(t *testing.T) {
+	want := map[string][]string{
+		"shard":         {"Counter: hot(n)"},
+		"user":          {"Padded: hot(cs[].c.n)", "Single: hot(c.n)", "Table: hot(cs[].n)"},
+		"usernested":    {"Slots: hot(s[].c.n)", "Tagged: hot(cs[].c.n)"},
+		"common/paths":  {"Hot: hot(seq)"},
+		"amd64/metrics": {"CacheStats: hot(shards[].hits, shards[].misses)"},
+	}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: analysistest.TestData(),
+		Env: append(envGOPATH(t), "GOARCH=amd64")}
+	var paths []string
+	for p := range want {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	pkgs, err := packages.Load(cfg, paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := checker.Analyze([]*analysis.Analyzer{falsesharing.HotMembers}, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, act := range g.Roots {
+		var got []string
+		for _, f := range act.AllObjectFacts() {
+			if f.Object.Pkg() == act.Package.Types {
+				got = append(got, fmt.Sprintf("%s: %s", f.Object.Name(), f.Fact))
+			}
+		}
+		slices.Sort(got)
+		if w := want[act.Package.PkgPath]; !slices.Equal(got, w) {
+			t.Errorf("%s: facts %q, want %q", act.Package.PkgPath, got, w)
+		}
+	}
 }

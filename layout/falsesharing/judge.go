@@ -54,6 +54,16 @@ func TierOf(message string) string {
 	return ""
 }
 
+// model returns the package's concurrency model; nil when it cannot be
+// built (said once, at the package clause).
+func (c *checker) model() *concurrency.Model {
+	m, err := c.hot.model()
+	if err != nil {
+		c.reportOnce(c.pass.Files[0].Package, err.Error())
+	}
+	return m
+}
+
 // verdict is the judgement of one pair of members, or of one shard
 // table: the tier of its evidence (0 when there is none) and the
 // evidence in words.
@@ -65,25 +75,16 @@ type verdict struct {
 	writer string
 }
 
-// model returns the package's concurrency model, building it on first
-// use; nil when it cannot be built (said once, at the package clause).
-func (c *checker) model() *concurrency.Model {
-	if !c.modelBuilt {
-		c.modelBuilt = true
-		m, err := concurrency.Build(c.pass.Fset, c.pass.Pkg, c.pass.Files, c.pass.TypesInfo, c.external)
-		if err != nil {
-			c.reportOnce(c.pass.Files[0].Package, err.Error())
-		}
-		c.conc = m
-	}
-	return c.conc
-}
-
 // judgePair judges a hot member and a member on one of its lines: is
 // there an operation that writes the hot member while another, at the
 // same time and on another CPU, touches the partner without writing the
 // hot one?
 func (c *checker) judgePair(o object, hot, partner string) verdict {
+	// A reader of the partner must be seen apart from the hot member
+	// before the model is built; a second writer may read both.
+	if !c.hotMember(o, partner) && !c.touchIndex().mayMeetApart(o.tn, hot, partner) {
+		return verdict{}
+	}
 	m := c.model()
 	if m == nil || m.NotConcurrent(o.tn) {
 		return verdict{}

@@ -2,7 +2,6 @@ package falsesharing
 
 import (
 	"fmt"
-	"go/ast"
 	"go/token"
 	"go/types"
 	"os"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
-	"github.com/mglayout/mglayout/layout/falsesharing/concurrency"
 	"github.com/mglayout/mglayout/layout/gosrc"
 	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/sharing"
@@ -79,8 +77,8 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, err
 	}
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	c := &checker{pass: pass, cfg: cfg, dirs: dirs, in: in, found: map[string]*finding{}, reported: map[string]bool{}}
-	c.atomics = c.atomicMembers()
+	c := &checker{pass: pass, cfg: cfg, dirs: dirs, in: in, found: map[string]*finding{}, reported: map[string]bool{},
+		hot: pass.ResultOf[HotMembers].(*hot)}
 
 	scope := pass.Pkg.Scope()
 	for _, name := range scope.Names() {
@@ -95,7 +93,6 @@ func run(pass *analysis.Pass) (any, error) {
 		if _, ok := named.Underlying().(*types.Struct); !ok {
 			continue
 		}
-		c.exportFact(tn, named)
 		if d := dirs.Type(tn); d != nil && d.Ignore != "" {
 			continue
 		}
@@ -132,14 +129,13 @@ type checker struct {
 	cfg  config
 	dirs gosrc.Directives
 	in   *inspector.Inspector
-	// conc is the package's concurrency model, built the first time
-	// something needs it: a package that touches no atomic and no lock
-	// has no false sharing to prove.
-	conc       *concurrency.Model
-	modelBuilt bool
-	// atomics are the members of each type that the package writes
-	// atomically, whatever their type.
-	atomics map[types.Object][]string
+	// hot is what HotMembers found: the members written atomically, the
+	// facts of imported types, the concurrency model.
+	hot *hot
+	// touched indexes who names which member, on first use.
+	touched touchIndex
+	// globals are the types that package-level variables hold.
+	globals map[types.Object]bool
 	// found collects findings across GOARCHes and line sizes, so that one
 	// problem is reported once with every place it shows.
 	found    map[string]*finding
@@ -147,75 +143,23 @@ type checker struct {
 	reported map[string]bool
 }
 
-// exportFact records the hot members of an exported struct type for
-// packages that use it as an array element.
-func (c *checker) exportFact(tn *types.TypeName, named *types.Named) {
-	if !tn.Exported() {
-		return
-	}
-	members := append(slices.Clone(c.atomics[tn]), c.memberFacts(named)...)
-	for path, v := range gosrc.MemberVars(named) {
-		if d := c.dirs.Field(v); d != nil && d.Hot {
-			members = append(members, path)
-		}
-	}
-	if members = innermost(members); len(members) > 0 {
-		c.pass.ExportObjectFact(tn, &hotFact{Members: members})
-	}
-}
-
-// memberFacts turns the hot members that facts record for imported types
-// the type holds, directly, as array elements or deeper, into member
-// paths of the type: c.n for c pkg.Counter whose fact says n, cs[].c.n
-// for cs [8]struct{ c pkg.Counter }.
-func (c *checker) memberFacts(typ types.Type) []string {
-	var out []string
-	for path, v := range gosrc.MemberVars(typ) {
-		t, suffix := v.Type(), ""
-		if a, ok := t.Underlying().(*types.Array); ok {
-			t, suffix = a.Elem(), "[]"
-		}
-		n, ok := types.Unalias(t).(*types.Named)
-		if !ok || n.Obj().Pkg() == c.pass.Pkg || c.keptWhole(n) {
-			continue
-		}
-		var fact hotFact
-		if c.pass.ImportObjectFact(n.Obj(), &fact) {
-			for _, m := range fact.Members {
-				out = append(out, path+suffix+"."+m)
-			}
-		}
-	}
-	return out
-}
-
-// keptWhole reports whether a type's values are used as one unit, so
-// that facts about their insides do not matter: the types of sync and
-// sync/atomic, which the layout keeps whole too, unless it is that
-// package being analysed.
-func (c *checker) keptWhole(n *types.Named) bool {
-	pkg := n.Obj().Pkg()
-	return pkg != nil && pkg != c.pass.Pkg && (pkg.Path() == "sync" || pkg.Path() == "sync/atomic")
-}
-
 // elementUses returns the members of an element type that are used
 // through sync/atomic or that facts mark hot, as paths under prefix.
 func (c *checker) elementUses(elem types.Type, prefix string) []string {
 	var out []string
-	if n, ok := types.Unalias(elem).(*types.Named); ok && !c.keptWhole(n) {
-		for _, m := range c.atomics[n.Obj()] {
+	if n, ok := types.Unalias(elem).(*types.Named); ok && !c.hot.keptWhole(n) {
+		for _, m := range c.hot.hotMembers(n.Obj()) {
 			out = append(out, prefix+"."+m)
 		}
 		if n.Obj().Pkg() != c.pass.Pkg {
-			var fact hotFact
-			if c.pass.ImportObjectFact(n.Obj(), &fact) {
+			if fact, ok := c.hot.fact(n.Obj()); ok {
 				for _, m := range fact.Members {
 					out = append(out, prefix+"."+m)
 				}
 			}
 		}
 	}
-	for _, m := range c.memberFacts(types.NewStruct([]*types.Var{types.NewField(token.NoPos, c.pass.Pkg, "e", elem, false)}, nil)) {
+	for _, m := range c.hot.memberFacts(types.NewStruct([]*types.Var{types.NewField(token.NoPos, c.pass.Pkg, "e", elem, false)}, nil)) {
 		out = append(out, prefix+strings.TrimPrefix(m, "e"))
 	}
 	return out
@@ -321,7 +265,7 @@ func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string)
 	// does, anonymous unions included.
 	cnames := d != nil && d.Model != ""
 	declared := d != nil && len(d.Paths) > 0
-	uses := append(slices.Clone(c.atomics[tn]), c.memberFacts(named)...)
+	uses := append(slices.Clone(c.hot.hotMembers(tn)), c.hot.memberFacts(named)...)
 	return c.checkObject(object{tn: tn, typ: named, name: types.TypeString(named, types.RelativeTo(c.pass.Pkg)), align: align, cnames: cnames, declared: declared, uses: uses, placement: c.placementOf(tn)}, arch)
 }
 
@@ -420,115 +364,28 @@ func (c *checker) placementOf(tn *types.TypeName) func(*layout.Struct, int64) ([
 // hasGlobal reports whether a package-level variable holds a value of
 // the type, directly or as an array's elements.
 func (c *checker) hasGlobal(tn *types.TypeName) bool {
-	scope := c.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		v, ok := scope.Lookup(name).(*types.Var)
-		if !ok {
-			continue
-		}
-		t := v.Type()
-		for {
-			a, ok := t.Underlying().(*types.Array)
+	if c.globals == nil {
+		c.globals = map[types.Object]bool{}
+		scope := c.pass.Pkg.Scope()
+		for _, name := range scope.Names() {
+			v, ok := scope.Lookup(name).(*types.Var)
 			if !ok {
-				break
+				continue
 			}
-			t = a.Elem()
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok && n.Origin().Obj() == tn {
-			return true
-		}
-	}
-	return false
-}
-
-// atomicMembers returns the members of each type that the package
-// writes atomically, whatever their type: those whose address goes to
-// sync/atomic, found in the syntax, and, where there are any, those the
-// concurrency model sees updated through a wrapper's methods or an
-// embedded struct. The model is built here only for that: elsewhere it
-// waits until a finding needs judging.
-func (c *checker) atomicMembers() map[types.Object][]string {
-	out := map[types.Object][]string{}
-	calls := func(yield func(*ast.CallExpr) bool) {
-		for n := range c.in.PreorderSeq((*ast.CallExpr)(nil)) {
-			if !yield(n.(*ast.CallExpr)) {
-				return
-			}
-		}
-	}
-	for tn, ms := range gosrc.AtomicUsesIn(calls, c.pass.TypesInfo) {
-		out[tn] = ms
-	}
-	// Addresses given to sync/atomic may belong to a wrapper type held by
-	// another, or to an embedded struct: the model follows them there.
-	if len(out) > 0 {
-		if m := c.model(); m != nil {
-			for _, op := range m.Ops {
-				for _, a := range op.Accesses {
-					if !a.Atomic || !a.Kind.Writes() || strings.Contains(a.Member, "[*]") || slices.Contains(out[a.Obj], a.Member) {
-						continue
-					}
-					// Atomics and locks are hot by their type, wherever they are.
-					if v := gosrc.MemberVars(a.Obj.Type())[a.Member]; v != nil && concurrentElem(v.Type()) {
-						continue
-					}
-					out[a.Obj] = append(out[a.Obj], a.Member)
+			t := v.Type()
+			for {
+				a, ok := t.Underlying().(*types.Array)
+				if !ok {
+					break
 				}
+				t = a.Elem()
+			}
+			if n, ok := types.Unalias(t).(*types.Named); ok {
+				c.globals[n.Origin().Obj()] = true
 			}
 		}
 	}
-	for obj, ms := range out {
-		out[obj] = innermost(ms)
-	}
-	return out
-}
-
-// mayBeConcurrent reports whether the package imports sync or
-// sync/atomic, or uses a type that facts say is hot.
-func (c *checker) mayBeConcurrent() bool {
-	for _, p := range c.pass.Pkg.Imports() {
-		if p.Path() == "sync" || p.Path() == "sync/atomic" {
-			return true
-		}
-	}
-	for _, f := range c.pass.AllObjectFacts() {
-		if _, ok := f.Fact.(*hotFact); ok {
-			return true
-		}
-	}
-	return false
-}
-
-// external says how another package's method uses its receiver when
-// facts say the receiver's type is hot: a wrapper of sync/atomic
-// (go.uber.org/atomic's Int64) updates it, unless its name says it
-// only reads.
-func (c *checker) external(fn *types.Func) (concurrency.Kind, bool) {
-	sig := fn.Type().(*types.Signature)
-	if sig.Recv() == nil {
-		return 0, false
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == c.pass.Pkg {
-		return 0, false
-	}
-	var fact hotFact
-	if !c.pass.ImportObjectFact(n.Origin().Obj(), &fact) {
-		return 0, false
-	}
-	for _, p := range []string{"Load", "Get", "Value", "String", "Read", "Snapshot", "Count", "Rate", "Mean", "Max", "Min", "Sum"} {
-		if strings.HasPrefix(fn.Name(), p) {
-			return concurrency.Load, true
-		}
-	}
-	if strings.HasPrefix(fn.Name(), "Store") || strings.HasPrefix(fn.Name(), "Set") {
-		return concurrency.Store, true
-	}
-	return concurrency.Update, true
+	return c.globals[tn]
 }
 
 // reportOnce reports a message at a position once, however many GOARCHes
@@ -639,7 +496,7 @@ func (c *checker) hotMember(o object, member string) bool {
 	if v := gosrc.MemberVars(o.typ)[member]; v != nil && concurrentElem(v.Type()) {
 		return true
 	}
-	return slices.Contains(c.atomics[o.tn], member)
+	return slices.Contains(c.hot.hotMembers(o.tn), member)
 }
 
 // membersOnLine returns the members a path accesses (writes, when write
@@ -697,17 +554,6 @@ func orderedPair(s *layout.Struct, a, b string) (string, string) {
 		return b, a
 	}
 	return a, b
-}
-
-// innermost sorts member paths and drops duplicates and those with a
-// member of their own in the list: a wrapper c updated through c.n is
-// named by c.n.
-func innermost(ms []string) []string {
-	ms = slices.DeleteFunc(slices.Clone(ms), func(m string) bool {
-		return slices.ContainsFunc(ms, func(n string) bool { return n != m && concurrency.Within(n, m) })
-	})
-	slices.Sort(ms)
-	return slices.Compact(ms)
 }
 
 // instances returns the instances of the package's generic struct types

@@ -1,11 +1,11 @@
 package concurrency
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -21,20 +21,42 @@ type acc struct {
 	locks      []Lock
 }
 
-func (a *acc) key() string {
-	var sb strings.Builder
+// key identifies an access for deduplication; objects are numbered by
+// the builder.
+func (a *acc) key(b *builder) string {
+	buf := make([]byte, 0, 64)
 	for _, t := range a.tokens {
-		sb.WriteString(t)
-		sb.WriteByte('.')
+		buf = append(buf, t...)
+		buf = append(buf, 0)
 	}
 	for _, c := range a.cands {
-		fmt.Fprintf(&sb, "|%p@%d", c.obj, c.start)
+		buf = strconv.AppendInt(append(buf, 1), int64(b.objID(c.obj)), 10)
+		buf = strconv.AppendInt(append(buf, '@'), int64(c.start), 10)
 	}
-	fmt.Fprintf(&sb, "|%d %d %d %d %t %s", a.root, a.index, a.idx, a.kind, a.atomic, a.constStore)
+	buf = append(buf, 2, byte(a.root), byte(a.idx), byte(a.kind))
+	buf = strconv.AppendInt(buf, int64(a.index), 10)
+	if a.atomic {
+		buf = append(buf, 'a')
+	}
+	buf = append(append(buf, 3), a.constStore...)
 	for _, l := range a.locks {
-		fmt.Fprintf(&sb, "|%p %s %t", l.Obj, l.Member, l.Read)
+		buf = strconv.AppendInt(append(buf, 4), int64(b.objID(l.Obj)), 10)
+		buf = append(append(buf, ' '), l.Member...)
+		if l.Read {
+			buf = append(buf, 'r')
+		}
 	}
-	return sb.String()
+	return string(buf)
+}
+
+// objID numbers the objects accesses name, for keys.
+func (b *builder) objID(obj types.Object) int {
+	id, ok := b.ids[obj]
+	if !ok {
+		id = len(b.ids) + 1
+		b.ids[obj] = id
+	}
+	return id
 }
 
 // summary is what a function and its callees do to the members they
@@ -48,11 +70,11 @@ type summary struct {
 // than this is a whole subsystem, and the rest tells nothing new.
 const maxAccesses = 4096
 
-func (s *summary) add(a acc) {
+func (s *summary) add(b *builder, a acc) {
 	if len(s.accs) >= maxAccesses {
 		return
 	}
-	if k := a.key(); !s.seen[k] {
+	if k := a.key(b); !s.seen[k] {
 		s.seen[k] = true
 		s.accs = append(s.accs, a)
 	}
@@ -65,12 +87,13 @@ type builder struct {
 	sums  map[*ssa.Function]*summary
 	// indexes memoises how index values are computed.
 	indexes map[ssa.Value]Index
+	ids     map[types.Object]int
 	// external says how other packages' methods use their receivers.
 	external func(*types.Func) (Kind, bool)
 }
 
 func newBuilder(pkg *ssa.Package, files []*ast.File, info *types.Info) *builder {
-	return &builder{pkg: pkg, files: files, info: info, sums: map[*ssa.Function]*summary{}, indexes: map[ssa.Value]Index{}}
+	return &builder{pkg: pkg, files: files, info: info, sums: map[*ssa.Function]*summary{}, indexes: map[ssa.Value]Index{}, ids: map[types.Object]int{}}
 }
 
 // inPkg reports whether a function has a body of this package.
@@ -100,7 +123,7 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 				a.locks = append(a.locks, l)
 			}
 		}
-		s.add(a)
+		s.add(b, a)
 	}
 	for _, blk := range fn.Blocks {
 		for _, in := range blk.Instrs {

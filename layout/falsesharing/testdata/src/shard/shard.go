@@ -7,7 +7,7 @@ package shard
 import "sync/atomic"
 
 // Counter is 8 bytes: harmless alone, false sharing in an array.
-type Counter struct { // want Counter:`hot\(n\)`
+type Counter struct {
 	n int64
 }
 

@@ -7,14 +7,14 @@ package user
 import "shard"
 
 // Table's 8-byte counters share lines: FS1, known through the fact.
-type Table struct { // want Table:`hot\(cs\[\]\.n\)`
+type Table struct {
 	cs [8]shard.Counter // want `elements of cs are 8 bytes, so neighbouring shards share lines \(64 B lines on amd64\) and the CPUs writing them false-share; pad each element to 64 bytes: .*\(FS1, proven\)`
 }
 
 func (t *Table) Inc(cpu int) { t.cs[cpu%8].Inc() }
 
 // Padded wraps each counter in a whole line: clean.
-type Padded struct { // want Padded:`hot\(cs\[\]\.c\.n\)`
+type Padded struct {
 	cs [8]struct {
 		c shard.Counter
 		_ [56]byte
@@ -25,7 +25,7 @@ func (p *Padded) Inc(cpu int) { p.cs[cpu%8].c.Inc() }
 
 // Single holds one counter beside a name: nothing is shared between
 // CPUs that write different elements, and nobody reads name, so clean.
-type Single struct { // want Single:`hot\(c\.n\)`
+type Single struct {
 	c    shard.Counter
 	name string
 }

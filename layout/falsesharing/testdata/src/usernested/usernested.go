@@ -8,7 +8,7 @@ package usernested
 import "shard"
 
 // Tagged's elements are a Counter and a tag: 16 bytes, four per line.
-type Tagged struct { // want Tagged:`hot\(cs\[\]\.c\.n\)`
+type Tagged struct {
 	cs [8]struct { // want `elements of cs are 16 bytes.*pad each element to 64 bytes: .*\(FS1, proven\)`
 		c   shard.Counter
 		tag uint64
@@ -23,7 +23,7 @@ type slot struct {
 }
 
 // Slots' elements are 8-byte slots: FS1.
-type Slots struct { // want Slots:`hot\(s\[\]\.c\.n\)`
+type Slots struct {
 	s [8]slot // want `elements of s are 8 bytes.*pad each element to 64 bytes: .*\(FS1, proven\)`
 }
 

@@ -28,7 +28,7 @@ func (c *Counter) Sum() (s int64) {
 // Hits and misses are plain integers updated through sync/atomic
 // functions: the address passed to sync/atomic makes them hot, and the
 // exported type carries a fact saying so to the packages that import it.
-type CacheStats struct { // want CacheStats:`hot\(shards\[\]\.hits, shards\[\]\.misses\)`
+type CacheStats struct {
 	shards [16]struct{ hits, misses uint64 } // want `elements of shards are 16 bytes.*pad each element to 64 bytes: .*\(FS1, proven\)`
 }
 

@@ -27,7 +27,7 @@ type Together struct {
 // Hot marks a plain member hot with a directive: it is then inferred like
 // an atomic, and Snapshot reading total without writing seq is evidence.
 // The exported type carries the hot member to importers as a fact.
-type Hot struct { // want Hot:`hot\(seq\)`
+type Hot struct {
 	//mglayout:hot
 	seq   uint64 // want `seq shares a line with total \(.*\), and \(\*Hot\)\.Next stores seq while Snapshot reads total: false sharing; put them on separate lines \(FS2, declared\)`
 	total uint64

@@ -1,0 +1,303 @@
+package falsesharing
+
+import (
+	"go/types"
+	"iter"
+	"reflect"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/mglayout/mglayout/layout/falsesharing/concurrency"
+	"github.com/mglayout/mglayout/layout/gosrc"
+)
+
+// HotMembers finds the members of each struct type that a package writes
+// atomically, whatever their type, and exports them for exported types
+// as facts, so that a package using the type (as an array element, say)
+// knows which of its bytes are hot. It is the part of the analysis that
+// must run on every dependency; falsesharing, which requires it, runs on
+// the packages being checked alone.
+var HotMembers = &analysis.Analyzer{
+	Name:       "hotmembers",
+	Doc:        "record the members of exported struct types that are written concurrently, for falsesharing",
+	URL:        Home + "#the-go-vet-analyzer",
+	Run:        runHot,
+	FactTypes:  []analysis.Fact{new(hotFact)},
+	ResultType: reflect.TypeFor[*hot](),
+}
+
+// hot is HotMembers' result for one package.
+type hot struct {
+	pass *analysis.Pass
+	dirs gosrc.Directives
+	// atomics are the members of each type that the package writes
+	// atomically, whatever their type.
+	atomics map[types.Object][]string
+	// uses are the members whose address the syntax gives to sync/atomic.
+	uses map[*types.TypeName][]string
+	// lifted is set once wrappers' members have been added to atomics.
+	lifted bool
+	// conc is the package's concurrency model, built the first time
+	// something needs it: most packages have no false sharing to prove.
+	conc     *concurrency.Model
+	concErr  error
+	concDone bool
+}
+
+func runHot(pass *analysis.Pass) (any, error) {
+	// A malformed directive is falsesharing's to report; the facts are
+	// found without the directives then.
+	dirs, _ := gosrc.ParseDirectives(pass.Fset, pass.Files, pass.TypesInfo)
+	h := &hot{pass: pass, dirs: dirs}
+	h.atomics = h.atomicMembers()
+	// Facts describe exported types: the model is built for them only
+	// when one holds a wrapper.
+	if h.holdsWrappers(true) {
+		h.lifted = true
+		h.liftWrappers()
+	}
+	scope := pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 {
+			continue
+		}
+		if _, ok := named.Underlying().(*types.Struct); ok {
+			h.exportFact(tn, named)
+		}
+	}
+	return h, nil
+}
+
+// fact returns the fact an imported type carries.
+func (h *hot) fact(obj types.Object) (*hotFact, bool) {
+	var f hotFact
+	if h.pass.ImportObjectFact(obj, &f) {
+		return &f, true
+	}
+	return nil, false
+}
+
+// model returns the package's concurrency model, building it on first
+// use.
+func (h *hot) model() (*concurrency.Model, error) {
+	if !h.concDone {
+		h.concDone = true
+		h.conc, h.concErr = concurrency.Build(h.pass.Fset, h.pass.Pkg, h.pass.Files, h.pass.TypesInfo, h.external)
+	}
+	return h.conc, h.concErr
+}
+
+// exportFact records the hot members of an exported struct type for
+// packages that use it as an array element.
+func (h *hot) exportFact(tn *types.TypeName, named *types.Named) {
+	if !tn.Exported() {
+		return
+	}
+	members := append(slices.Clone(h.atomics[tn]), h.memberFacts(named)...)
+	for path, v := range gosrc.MemberVars(named) {
+		if d := h.dirs.Field(v); d != nil && d.Hot {
+			members = append(members, path)
+		}
+	}
+	if members = innermost(members); len(members) > 0 {
+		h.pass.ExportObjectFact(tn, &hotFact{Members: members})
+	}
+}
+
+// memberFacts turns the hot members that facts record for imported types
+// the type holds, directly, as array elements or deeper, into member
+// paths of the type: h.n for c pkg.Counter whose fact says n, cs[].h.n
+// for cs [8]struct{ c pkg.Counter }.
+func (h *hot) memberFacts(typ types.Type) []string {
+	var out []string
+	for path, v := range gosrc.MemberVars(typ) {
+		t, suffix := v.Type(), ""
+		if a, ok := t.Underlying().(*types.Array); ok {
+			t, suffix = a.Elem(), "[]"
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		if !ok || n.Obj().Pkg() == h.pass.Pkg || h.keptWhole(n) {
+			continue
+		}
+		var fact hotFact
+		if h.pass.ImportObjectFact(n.Obj(), &fact) {
+			for _, m := range fact.Members {
+				out = append(out, path+suffix+"."+m)
+			}
+		}
+	}
+	return out
+}
+
+// keptWhole reports whether a type's values are used as one unit, so
+// that facts about their insides do not matter: the types of sync and
+// sync/atomic, which the layout keeps whole too, unless it is that
+// package being analysed.
+func (h *hot) keptWhole(n *types.Named) bool {
+	pkg := n.Obj().Pkg()
+	return pkg != nil && pkg != h.pass.Pkg && (pkg.Path() == "sync" || pkg.Path() == "sync/atomic")
+}
+
+// atomicMembers returns the members of each type that the package
+// writes atomically, as the syntax shows them: those whose address goes
+// to sync/atomic, for the type named in the selection and for every
+// struct type of the package the path goes through (an embedded
+// struct's members are its own).
+func (h *hot) atomicMembers() map[types.Object][]string {
+	out := map[types.Object][]string{}
+	h.uses = gosrc.AtomicUses(h.pass.Files, h.pass.TypesInfo)
+	for tn, ms := range h.uses {
+		for _, m := range ms {
+			out[tn] = append(out[tn], m)
+			for inner, rest := range h.nestedMembers(tn, m) {
+				out[inner] = append(out[inner], rest)
+			}
+		}
+	}
+	for obj, ms := range out {
+		out[obj] = innermost(ms)
+	}
+	return out
+}
+
+// hotMembers returns the members of a type that the package writes
+// atomically: those of atomicMembers and, where the package holds its
+// own wrappers of atomics in other types, those the concurrency model
+// sees updated through a wrapper's methods. The model is built here only
+// for that, once: elsewhere it waits until a finding needs judging.
+func (h *hot) hotMembers(obj types.Object) []string {
+	if !h.lifted {
+		h.lifted = true
+		if h.holdsWrappers(false) {
+			h.liftWrappers()
+		}
+	}
+	return h.atomics[obj]
+}
+
+// liftWrappers adds to atomics what the model sees written atomically
+// through wrappers' methods.
+func (h *hot) liftWrappers() {
+	m, _ := h.model()
+	if m == nil {
+		return
+	}
+	for _, op := range m.Ops {
+		for _, a := range op.Accesses {
+			if !a.Atomic || !a.Kind.Writes() || strings.Contains(a.Member, "[*]") || slices.Contains(h.atomics[a.Obj], a.Member) {
+				continue
+			}
+			// Atomics and locks are hot by their type, wherever they are.
+			if v := gosrc.MemberVars(a.Obj.Type())[a.Member]; v != nil && concurrentElem(v.Type()) {
+				continue
+			}
+			h.atomics[a.Obj] = append(h.atomics[a.Obj], a.Member)
+		}
+	}
+	for obj, ms := range h.atomics {
+		h.atomics[obj] = innermost(ms)
+	}
+}
+
+// nestedMembers yields, for a member path of a type, each struct type of
+// the package that the path goes through, with the rest of the path:
+// for MPSC's ring.tail, the type of ring and "tail".
+func (h *hot) nestedMembers(tn types.Object, member string) iter.Seq2[types.Object, string] {
+	return func(yield func(types.Object, string) bool) {
+		vars := gosrc.MemberVars(tn.Type())
+		for i := range len(member) {
+			if member[i] != '.' {
+				continue
+			}
+			v := vars[member[:i]]
+			if v == nil {
+				continue
+			}
+			t := v.Type()
+			if strings.HasSuffix(member[:i], "[]") {
+				t = elemOf(t)
+			}
+			if n, ok := types.Unalias(t).(*types.Named); ok && n.Origin().Obj().Pkg() == h.pass.Pkg {
+				if !yield(n.Origin().Obj(), member[i+1:]) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// holdsWrappers reports whether a struct type of the package (an
+// exported one, if exportedOnly is set) holds a
+// value of another of its types whose own methods use sync/atomic on
+// their receiver's members (a wrapper such as counter{v uintptr} whose
+// Add calls atomic.AddUintptr): only the model sees the holder's member
+// updated through the wrapper's method.
+func (h *hot) holdsWrappers(exportedOnly bool) bool {
+	uses := h.uses
+	if len(uses) == 0 {
+		return false
+	}
+	scope := h.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || exportedOnly && !tn.Exported() {
+			continue
+		}
+		for _, v := range gosrc.MemberVars(tn.Type()) {
+			if n, ok := types.Unalias(elemOf(v.Type())).(*types.Named); ok && n.Origin().Obj() != tn && uses[n.Origin().Obj()] != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// external says how another package's method uses its receiver when
+// facts say the receiver's type is hot: a wrapper of sync/atomic
+// (go.uber.org/atomic's Int64) updates it, unless its name says it
+// only reads.
+func (h *hot) external(fn *types.Func) (concurrency.Kind, bool) {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		return 0, false
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == h.pass.Pkg {
+		return 0, false
+	}
+	var fact hotFact
+	if !h.pass.ImportObjectFact(n.Origin().Obj(), &fact) {
+		return 0, false
+	}
+	for _, p := range []string{"Load", "Get", "Value", "String", "Read", "Snapshot", "Count", "Rate", "Mean", "Max", "Min", "Sum"} {
+		if strings.HasPrefix(fn.Name(), p) {
+			return concurrency.Load, true
+		}
+	}
+	if strings.HasPrefix(fn.Name(), "Store") || strings.HasPrefix(fn.Name(), "Set") {
+		return concurrency.Store, true
+	}
+	return concurrency.Update, true
+}
+
+// innermost sorts member paths and drops duplicates and those with a
+// member of their own in the list: a wrapper c updated through c.n is
+// named by c.n.
+func innermost(ms []string) []string {
+	ms = slices.DeleteFunc(slices.Clone(ms), func(m string) bool {
+		return slices.ContainsFunc(ms, func(n string) bool { return n != m && within(n, m) })
+	})
+	slices.Sort(ms)
+	return slices.Compact(ms)
+}
