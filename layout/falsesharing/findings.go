@@ -28,10 +28,14 @@ type finding struct {
 	// partners are the members that meet the hot one, in the order
 	// found, each with the evidence that they are used apart.
 	partners []partner
-	why      string       // the evidence, for FS1
-	writer   string       // who writes the hot member, for FS2
-	tier     Tier         // the strongest evidence of any partner
-	tn       types.Object // the type, or the variable of a package-level array
+	why      string // the evidence, for FS1
+	writer   string // who writes the hot member, for FS2
+	// paddedToLine is set for a table whose elements are padded to a
+	// whole line: they meet only at their edges, where the table starts
+	// mid-line.
+	paddedToLine bool
+	tier         Tier         // the strongest evidence of any partner
+	tn           types.Object // the type, or the variable of a package-level array
 	// where: per GOARCH and line size, the phases at which the members
 	// share a line, all phases, and why the object starts there.
 	where   map[archLine]*phases
@@ -102,6 +106,12 @@ func (c *checker) add(tn types.Object, s *layout.Struct, arch string, cs *sharin
 func (c *checker) report() {
 	for _, key := range c.order {
 		f := c.found[key]
+		if f.paddedToLine && f.somePhases() {
+			// The padding was sized right; whether the table starts
+			// where its elements meet is the allocator's to say, and
+			// a guess.
+			f.tier, f.why = Likely, "the elements are padded to a line, but the table can start where their edges meet"
+		}
 		if f.tier < c.cfg.tier {
 			continue
 		}
@@ -230,6 +240,17 @@ func joinInts(xs []int64) string {
 		return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 	}
 	return strings.Join(s, "")
+}
+
+// somePhases reports whether the finding shows at only some of the
+// phases somewhere.
+func (f *finding) somePhases() bool {
+	for _, p := range f.where {
+		if len(p.hit) < len(p.all) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxLine is the largest line size at which the finding shows.

@@ -147,6 +147,9 @@ type checker struct {
 // through sync/atomic or that facts mark hot, as paths under prefix.
 func (c *checker) elementUses(elem types.Type, prefix string) []string {
 	var out []string
+	for _, m := range paddedMembers(elem) {
+		out = append(out, prefix+"."+m)
+	}
 	if n, ok := types.Unalias(elem).(*types.Named); ok && !c.hot.keptWhole(n) {
 		for _, m := range c.hot.hotMembers(n.Obj()) {
 			out = append(out, prefix+"."+m)
@@ -266,6 +269,7 @@ func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string)
 	cnames := d != nil && d.Model != ""
 	declared := d != nil && len(d.Paths) > 0
 	uses := append(slices.Clone(c.hot.hotMembers(tn)), c.hot.memberFacts(named)...)
+	uses = append(uses, paddedMembers(named)...)
 	return c.checkObject(object{tn: tn, typ: named, name: types.TypeString(named, types.RelativeTo(c.pass.Pkg)), align: align, cnames: cnames, declared: declared, uses: uses, placement: c.placementOf(tn)}, arch)
 }
 
@@ -411,11 +415,13 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 	if wa, _, ok := cutIndex(w); ok {
 		if oArr, _, ok := cutIndex(other); ok && oArr == wa {
 			v := c.judgeShards(o, wa, o.slice)
-			if elementPadded(s.Field(wa)) {
+			padded := false
+			if arr := s.Field(wa); elementPadded(arr) {
 				v = verdict{tier: Declared, why: "the elements are padded to be a line apart"}
+				padded = arr.Size/max(arr.Len, 1) >= cs.Line
 			}
 			if v.tier > 0 {
-				add(finding{rule: ShardStride, key: wa, a: wa, b: wa, hot: wa, tier: v.tier}, "", v.why)
+				add(finding{rule: ShardStride, key: wa, a: wa, b: wa, hot: wa, tier: v.tier, paddedToLine: padded}, "", v.why)
 			}
 			return
 		}
@@ -496,7 +502,7 @@ func (c *checker) hotMember(o object, member string) bool {
 	if v := gosrc.MemberVars(o.typ)[member]; v != nil && concurrentElem(v.Type()) {
 		return true
 	}
-	return slices.Contains(c.hot.hotMembers(o.tn), member)
+	return slices.Contains(c.hot.hotMembers(o.tn), member) || slices.Contains(paddedMembers(o.typ), member)
 }
 
 // membersOnLine returns the members a path accesses (writes, when write
