@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/format"
 	"go/token"
 	"go/types"
@@ -604,7 +605,7 @@ func (c *checker) checkComputedPadding() {
 			if !ok || arr.Len == nil {
 				return
 			}
-			line, ok := moduloPad(arr.Len)
+			line, ok := c.moduloPad(arr.Len)
 			if !ok {
 				return
 			}
@@ -636,13 +637,14 @@ func paddingName(field *ast.Field) bool {
 	return false
 }
 
-// moduloPad matches N - x%N and returns N.
-func moduloPad(e ast.Expr) (int64, bool) {
+// moduloPad matches N - x%N, N a constant (a literal or a named
+// constant such as cacheLineSize), and returns N.
+func (c *checker) moduloPad(e ast.Expr) (int64, bool) {
 	sub, ok := ast.Unparen(e).(*ast.BinaryExpr)
 	if !ok || sub.Op != token.SUB {
 		return 0, false
 	}
-	n, ok := intLit(sub.X)
+	n, ok := c.constInt(sub.X)
 	if !ok {
 		return 0, false
 	}
@@ -650,8 +652,17 @@ func moduloPad(e ast.Expr) (int64, bool) {
 	if !ok || rem.Op != token.REM {
 		return 0, false
 	}
-	m, ok := intLit(rem.Y)
+	m, ok := c.constInt(rem.Y)
 	return n, ok && m == n
+}
+
+// constInt returns the value of a constant integer expression.
+func (c *checker) constInt(e ast.Expr) (int64, bool) {
+	tv, ok := c.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(tv.Value)
 }
 
 func intLit(e ast.Expr) (int64, bool) {
