@@ -58,7 +58,7 @@ finding. The fix inserts padding, or moves the hot member away (mglayout
 suggest finds an order).`,
 		Bad: `type limiter struct {
 	hits  atomic.Int64 // updated by Allow on every call
-	limit int64        // read by Burst, which never touches hits
+	limit int64        // read by Fits(n), which never touches hits
 }`,
 		Good: `type limiter struct {
 	hits  atomic.Int64

@@ -22,7 +22,8 @@
 //
 // An operation is on the steady-state path unless it is a constructor,
 // a lifecycle method (Close, Stop, Reset, ...), a scrape (String,
-// Collect, Describe, Write, Snapshot, ...), a setter (Set...), or a
+// Collect, Describe, Write, Snapshot, ...), a setter (Set...), a getter
+// (a method of no argument that writes nothing: Len, HitCount), or a
 // goroutine that runs on a timer (time.Ticker, time.Sleep): those run
 // now and then, and what they touch is not contended. Names decide only
 // that last question; who writes what is read from the code.

@@ -67,6 +67,9 @@ func (b *builder) model() *Model {
 					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, Index: idx})
 			}
 		}
+		if op.Rare == "" && getter(fn, op.Accesses) {
+			op.Rare = "a getter"
+		}
 		m.Ops = append(m.Ops, op)
 	}
 	return m
@@ -177,6 +180,23 @@ func exported(name string) string {
 }
 
 func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+
+// getter reports whether a method takes no arguments, returns values
+// and writes nothing: Len, Cap, HitCount. Such accessors serve whoever
+// polls them (stats, tests) or callers that write the same object
+// anyway, and contend with nothing of their own.
+func getter(fn *ssa.Function, accesses []Access) bool {
+	sig := fn.Signature
+	if sig.Recv() == nil || sig.Params().Len() > 0 || sig.Results().Len() == 0 || fn.Parent() != nil {
+		return false
+	}
+	for _, a := range accesses {
+		if a.Kind.Writes() {
+			return false
+		}
+	}
+	return true
+}
 
 // timer reports whether a function paces itself with the time package:
 // a ticker, a timer, time.Sleep or time.After.

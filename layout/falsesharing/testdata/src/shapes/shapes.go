@@ -26,13 +26,13 @@ func (m *PaddedMetrics) Inc(cpu int) { m.shards[cpu%8].n.Add(1) }
 // A rate limiter: the counter written on every call beside the limit that
 // only SetLimit writes.
 type Limiter struct {
-	hits  atomic.Int64 // want `hits shares a line with limit \(.*\), and \(\*Limiter\)\.Allow updates hits while \(\*Limiter\)\.Limit reads limit: false sharing; put them on separate lines \(FS2, proven\)`
+	hits  atomic.Int64 // want `hits shares a line with limit \(.*\), and \(\*Limiter\)\.Allow updates hits while \(\*Limiter\)\.Fits reads limit: false sharing; put them on separate lines \(FS2, proven\)`
 	limit int64
 }
 
 func (l *Limiter) Allow() bool { return l.hits.Add(1) <= l.limit }
 
-func (l *Limiter) Limit() int64 { return l.limit }
+func (l *Limiter) Fits(n int64) bool { return n <= l.limit }
 
 func (l *Limiter) SetLimit(n int64) { l.limit = n }
 

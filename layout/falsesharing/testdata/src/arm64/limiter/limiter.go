@@ -24,12 +24,12 @@ func (l *Padded56) Refill(now, rate int64) {
 
 // Unpadded: FS2 at every line size.
 type Unpadded struct {
-	hits  atomic.Int64 // want `hits shares a line with limit \(.*\), and \(\*Unpadded\)\.Allow updates hits while \(\*Unpadded\)\.Limit reads limit: false sharing; put them on separate lines \(FS2, proven\)`
+	hits  atomic.Int64 // want `hits shares a line with limit \(.*\), and \(\*Unpadded\)\.Allow updates hits while \(\*Unpadded\)\.Fits reads limit: false sharing; put them on separate lines \(FS2, proven\)`
 	limit int64
 }
 
 func (l *Unpadded) Allow() bool { return l.hits.Add(1) <= l.limit }
 
-func (l *Unpadded) Limit() int64 { return l.limit }
+func (l *Unpadded) Fits(n int64) bool { return n <= l.limit }
 
 func (l *Unpadded) SetLimit(n int64) { l.limit = n }

@@ -32,9 +32,9 @@ type Limiter struct {
 	limit int64
 }
 
-func (l *Limiter) Allow() bool      { return l.hits.Add(1) <= l.limit }
-func (l *Limiter) Limit() int64     { return l.limit }
-func (l *Limiter) SetLimit(n int64) { l.limit = n }
+func (l *Limiter) Allow() bool       { return l.hits.Add(1) <= l.limit }
+func (l *Limiter) Fits(n int64) bool { return n <= l.limit }
+func (l *Limiter) SetLimit(n int64)  { l.limit = n }
 
 // Ring's tail would be FS2 beside head; head is ignored, so no pair is
 // left to report.
@@ -52,6 +52,6 @@ type Gauge struct {
 	limit int64 //mglayout:cold
 }
 
-func (g *Gauge) Set(v int64)    { g.value.Store(v) }
-func (g *Gauge) Limit() int64   { return g.limit }
-func (g *Gauge) SetLimit(n int) { g.limit = int64(n) }
+func (g *Gauge) Set(v int64)       { g.value.Store(v) }
+func (g *Gauge) Fits(n int64) bool { return n <= g.limit }
+func (g *Gauge) SetLimit(n int)    { g.limit = int64(n) }

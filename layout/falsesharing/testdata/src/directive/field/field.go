@@ -11,5 +11,5 @@ type Limiter struct {
 	limit int64
 }
 
-func (l *Limiter) Allow() bool  { return l.hits.Add(1) <= l.limit }
-func (l *Limiter) Limit() int64 { return l.limit }
+func (l *Limiter) Allow() bool       { return l.hits.Add(1) <= l.limit }
+func (l *Limiter) Fits(n int64) bool { return n <= l.limit }

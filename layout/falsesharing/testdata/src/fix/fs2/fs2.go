@@ -7,14 +7,14 @@ import "sync/atomic"
 
 // Limiter's limit is read by Limit, which does not write hits.
 type Limiter struct {
-	hits atomic.Int64 // requests so far // want `hits shares a line with limit \(.*\), and \(\*Limiter\)\.Allow updates hits while \(\*Limiter\)\.Limit reads limit: false sharing; put them on separate lines \(FS2, proven\)`
+	hits atomic.Int64 // requests so far // want `hits shares a line with limit \(.*\), and \(\*Limiter\)\.Allow updates hits while \(\*Limiter\)\.Fits reads limit: false sharing; put them on separate lines \(FS2, proven\)`
 	// limit is set by SetLimit and read on every request.
 	limit int64
 }
 
-func (l *Limiter) Allow() bool      { return l.hits.Add(1) <= l.limit }
-func (l *Limiter) Limit() int64     { return l.limit }
-func (l *Limiter) SetLimit(n int64) { l.limit = n }
+func (l *Limiter) Allow() bool       { return l.hits.Add(1) <= l.limit }
+func (l *Limiter) Fits(n int64) bool { return n <= l.limit }
+func (l *Limiter) SetLimit(n int64)  { l.limit = n }
 
 // Ring's head and tail are written by the consumer and the producer.
 type Ring struct {
