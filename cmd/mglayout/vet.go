@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/mglayout/mglayout/layout/falsesharing"
+	"github.com/mglayout/mglayout/layout/gosrc"
 )
 
 func init() {
@@ -100,6 +102,7 @@ type finding struct {
 	diag     analysis.Diagnostic
 	rule     *falsesharing.Rule // nil for a diagnostic of no rule
 	pos, end token.Position     // end is pos when the diagnostic has no end
+	line     int64              // the line size of the GOARCH it was found for, when several are checked
 }
 
 // ruleID is the finding's rule, or the category of a diagnostic of none.
@@ -111,10 +114,61 @@ func (f *finding) ruleID() string {
 }
 
 // vet loads the packages and runs the analyzer over them, and over their
-// dependencies for the facts. The findings come sorted by position, each
-// once: a file of both p and p's test variant is analysed twice.
+// dependencies for the facts. Each GOARCH of -falsesharing.arch is
+// checked on its own build, with its files and constants (a pad of
+// unsafe.Sizeof(cpu.CacheLinePad{}) is 64 bytes on amd64, 128 on arm64);
+// where several report the same rule at one place, the finding of the
+// largest line stays, since its fix suits the others. The findings come
+// sorted by position, each once: a file of both p and p's test variant
+// is analysed twice.
 func vet(patterns []string, tests bool, tags []string) ([]*finding, error) {
-	pkgs, err := loadPackages(patterns, tests, tags)
+	archFlag := falsesharing.Analyzer.Flags.Lookup("arch")
+	archs := splitList(archFlag.Value.String())
+	if len(archs) <= 1 {
+		return vetBuild(patterns, tests, tags, firstOr(archs, ""))
+	}
+	defer archFlag.Value.Set(archFlag.Value.String())
+	type place struct {
+		pos  token.Position
+		rule string
+	}
+	best := map[place]*finding{}
+	var order []place
+	for _, arch := range archs {
+		archFlag.Value.Set(arch)
+		fs, err := vetBuild(patterns, tests, tags, arch)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			f.line, _ = gosrc.LinePadSize(arch)
+			k := place{f.pos, f.ruleID()}
+			if old := best[k]; old == nil {
+				order = append(order, k)
+				best[k] = f
+			} else if f.line > old.line {
+				best[k] = f
+			}
+		}
+	}
+	var findings []*finding
+	for _, k := range order {
+		findings = append(findings, best[k])
+	}
+	sortFindings(findings)
+	return findings, nil
+}
+
+func firstOr(xs []string, def string) string {
+	if len(xs) > 0 {
+		return xs[0]
+	}
+	return def
+}
+
+// vetBuild checks the packages built for one GOARCH ("" for the host's).
+func vetBuild(patterns []string, tests bool, tags []string, arch string) ([]*finding, error) {
+	pkgs, err := loadPackages(patterns, tests, tags, arch)
 	if err != nil {
 		return nil, err
 	}
@@ -157,6 +211,11 @@ func vet(patterns []string, tests bool, tags []string) ([]*finding, error) {
 			}
 		}
 	}
+	sortFindings(findings)
+	return findings, nil
+}
+
+func sortFindings(findings []*finding) {
 	slices.SortFunc(findings, func(a, b *finding) int {
 		return cmp.Or(
 			cmp.Compare(a.pos.Filename, b.pos.Filename),
@@ -164,13 +223,21 @@ func vet(patterns []string, tests bool, tags []string) ([]*finding, error) {
 			cmp.Compare(a.pos.Column, b.pos.Column),
 			cmp.Compare(a.diag.Message, b.diag.Message))
 	})
-	return findings, nil
 }
 
 // loadPackages loads the packages and, since the analyzer exchanges facts
 // between packages, the syntax and types of all their dependencies.
-func loadPackages(patterns []string, tests bool, tags []string) ([]*packages.Package, error) {
+// A GOARCH other than "" is built as the go command builds it: wasm
+// with GOOS js.
+func loadPackages(patterns []string, tests bool, tags []string, arch string) ([]*packages.Package, error) {
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: tests}
+	if arch != "" {
+		goos := runtime.GOOS
+		if arch == "wasm" {
+			goos = "js"
+		}
+		cfg.Env = append(os.Environ(), "GOARCH="+arch, "GOOS="+goos)
+	}
 	if len(tags) > 0 {
 		cfg.BuildFlags = []string{"-tags=" + strings.Join(tags, ",")}
 	}
