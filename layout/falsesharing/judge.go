@@ -108,7 +108,8 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 		return slices.ContainsFunc(hotT, func(t concurrency.Touch) bool { return t.Op == op && (t.Writes || !write) })
 	}
 	best := verdict{}
-	for _, pt := range m.Touches(o.tn, partner, false) {
+	partnerT := m.Touches(o.tn, partner, false)
+	for _, pt := range partnerT {
 		// A victim writes the partner and not the hot member, or reads
 		// the partner and does not touch the hot one at all: a reader
 		// of both needs the hot member's line anyway.
@@ -121,6 +122,9 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 		for _, w := range writers {
 			if serialised(w, pt) {
 				continue
+			}
+			if !pt.Writes && slices.ContainsFunc(partnerT, func(t concurrency.Touch) bool { return t.Op == w.Op && t.Writes }) {
+				continue // the reader needs what the writer writes beside the hot member: true sharing
 			}
 			tier := Likely
 			switch {
