@@ -188,15 +188,27 @@ func (c *checker) checkTables(arch string) error {
 				return err
 			}
 		case *types.TypeName:
+			if obj.IsAlias() {
+				continue
+			}
+			if d := c.dirs.Type(obj); d != nil && d.Ignore != "" {
+				continue
+			}
+			// A named slice type is a table of its own: type
+			// stripes []sync.RWMutex.
+			if _, ok := obj.Type().Underlying().(*types.Slice); ok {
+				v := types.NewVar(obj.Pos(), c.pass.Pkg, obj.Name(), obj.Type())
+				if err := c.checkTable(obj, v, obj.Type(), arch); err != nil {
+					return err
+				}
+				continue
+			}
 			st, ok := obj.Type().Underlying().(*types.Struct)
-			if !ok || obj.IsAlias() {
+			if !ok {
 				continue
 			}
 			if n, ok := obj.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
 				continue // a generic type's fields have no size until instantiated
-			}
-			if d := c.dirs.Type(obj); d != nil && d.Ignore != "" {
-				continue
 			}
 			for i := range st.NumFields() {
 				f := st.Field(i)

@@ -119,6 +119,17 @@ done:
 	for _, rc := range cands {
 		c.cands = append(c.cands, cand{rc.obj, n - rc.n})
 	}
+	// The elements of a named slice type of the package belong to it:
+	// for type stripes []sync.RWMutex, s[i] is "stripes[*]".
+	if len(c.tokens) > 0 && c.tokens[0] == "[*]" {
+		if n, ok := types.Unalias(v.Type()).(*types.Named); ok && n.Obj().Pkg() == b.pkg.Pkg {
+			c.tokens = append([]string{n.Obj().Name()}, c.tokens...)
+			for i := range c.cands {
+				c.cands[i].start++
+			}
+			c.cands = append(c.cands, cand{n.Obj(), 0})
+		}
+	}
 	switch x := v.(type) {
 	case *ssa.Parameter:
 		c.root, c.index = param, indexOf(fn.Params, x)

@@ -226,9 +226,7 @@ func atomicKind(pkg, recv, name string) (Kind, bool) {
 	case "sync":
 		switch recv {
 		case "Mutex", "RWMutex":
-			if name == "RLocker" {
-				return Load, true
-			}
+			// RLocker's Locker is taken to be locked: RLock.
 			return Update, true
 		case "WaitGroup":
 			if name == "Wait" {
