@@ -117,6 +117,11 @@ func run(pass *analysis.Pass) (any, error) {
 		if err := c.checkTables(arch); err != nil {
 			return nil, err
 		}
+		for _, inst := range c.instances() {
+			if err := c.checkSliceMembers(inst.Origin().Obj(), inst.Underlying().(*types.Struct), arch); err != nil {
+				return nil, err
+			}
+		}
 	}
 	c.checkComputedPadding()
 	c.report()
@@ -210,17 +215,27 @@ func (c *checker) checkTables(arch string) error {
 			if n, ok := obj.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
 				continue // a generic type's fields have no size until instantiated
 			}
-			for i := range st.NumFields() {
-				f := st.Field(i)
-				if _, ok := f.Type().Underlying().(*types.Slice); ok {
-					if d := c.dirs.Field(f); d != nil && (d.Ignore != "" || d.Cold) {
-						continue
-					}
-					if err := c.checkTable(obj, f, f.Type(), arch); err != nil {
-						return err
-					}
-				}
+			if err := c.checkSliceMembers(obj, st, arch); err != nil {
+				return err
 			}
+		}
+	}
+	return nil
+}
+
+// checkSliceMembers checks the backing arrays of a struct type's slice
+// members (of an instance of a generic type, with its type arguments).
+func (c *checker) checkSliceMembers(obj *types.TypeName, st *types.Struct, arch string) error {
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		if _, ok := f.Type().Underlying().(*types.Slice); !ok {
+			continue
+		}
+		if d := c.dirs.Field(f.Origin()); d != nil && (d.Ignore != "" || d.Cold) {
+			continue
+		}
+		if err := c.checkTable(obj, f, f.Type(), arch); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -427,6 +442,11 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 	if wa, _, ok := cutIndex(w); ok {
 		if oArr, _, ok := cutIndex(other); ok && oArr == wa {
 			v := c.judgeShards(o, wa, o.slice)
+			if arr := s.Field(wa); arr != nil && arr.Len <= 2 && v.tier == Proven {
+				// Two elements are a hot and a cold copy that writers
+				// take turns at, not a table of CPUs.
+				v.tier = Likely
+			}
 			padded := false
 			if arr := s.Field(wa); elementPadded(arr) {
 				v = verdict{tier: Declared, why: "the elements are padded to be a line apart"}

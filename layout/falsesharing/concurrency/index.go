@@ -37,6 +37,11 @@ func (b *builder) classifyOnce(v ssa.Value, depth int) Index {
 			return b.callIndex(call.Common(), depth)
 		}
 	case *ssa.BinOp:
+		if x.Op == token.SHR {
+			// The high bits of a counter stay the same for long runs
+			// (a hot/cold switch): no stripe.
+			return Unknown
+		}
 		return max(b.classify(x.X, depth+1), b.classify(x.Y, depth+1))
 	case *ssa.Convert:
 		return b.classify(x.X, depth+1)
@@ -77,6 +82,11 @@ func (b *builder) callIndex(c *ssa.CallCommon, depth int) Index {
 	if f := c.StaticCallee(); f != nil {
 		name = f.Name()
 		if f.Pkg != nil && f.Pkg.Pkg.Path() == "math/rand" || f.Pkg != nil && f.Pkg.Pkg.Path() == "math/rand/v2" {
+			return Stripe
+		}
+		// A ticket from an atomic counter: each caller its own element,
+		// consecutive callers neighbouring ones (a queue's slots).
+		if pkg, _, name := funcID(f); pkg == "sync/atomic" && strings.HasPrefix(name, "Add") {
 			return Stripe
 		}
 	} else if c.IsInvoke() {
