@@ -36,7 +36,7 @@ const (
 )
 
 func (x Index) String() string {
-	return [...]string{"", "by a constant", "by a value the model cannot read", "by a loop", "by a hash", "per CPU or at random"}[x]
+	return [...]string{"", "by a constant", "by a value the model cannot read", "by a loop", "by a hash", "per CPU, at random or by a ticket"}[x]
 }
 
 // Lock is a mutex member of a struct type.

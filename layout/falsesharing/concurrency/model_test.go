@@ -72,7 +72,7 @@ func TestModel(t *testing.T) {
 		`  store Stats.limit atomic=false fresh=true const="10" locks=[] index=`,
 		// pushLocked's append runs under Push's lock.
 		`  store Stats.items atomic=false fresh=false const="" locks=[Stats.mu] index=`,
-		`  update Stats.slots[].n atomic=true fresh=false const="" locks=[] index=per CPU or at random`,
+		`  update Stats.slots[].n atomic=true fresh=false const="" locks=[] index=per CPU, at random or by a ticket`,
 		`  store Stats.done atomic=true fresh=false const="true" locks=[] index=`,
 	} {
 		if !strings.Contains("\n"+got+"\n", "\n"+want+"\n") {
