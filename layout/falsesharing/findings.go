@@ -306,7 +306,9 @@ func (c *checker) reportFinding(f *finding) {
 		}
 		var whys []string
 		for _, p := range f.partners {
-			whys = append(whys, p.why)
+			if !slices.Contains(whys, p.why) {
+				whys = append(whys, p.why)
+			}
 		}
 		if f.writer != "" {
 			whys = append([]string{f.writer + " while"}, strings.Join(whys, ", "))

@@ -156,13 +156,16 @@ func (b *builder) rare(fn *ssa.Function) string {
 				return "a constructor"
 			}
 		}
-		if slices.Contains(lifecycle, name) {
+		if lifecycleName(name) {
 			return "a lifecycle function"
+		}
+		if converts(name) {
+			return "a conversion of the whole"
 		}
 		return ""
 	}
 	switch {
-	case slices.Contains(lifecycle, name) || slices.Contains(lifecycle, exported(name)):
+	case lifecycleName(exported(name)):
 		return "a lifecycle method"
 	case (slices.Contains(scrapes, name) || slices.Contains(scrapes, exported(name))) && !writesBytes(fn):
 		return "a scrape"
@@ -170,6 +173,25 @@ func (b *builder) rare(fn *ssa.Function) string {
 		return "a setter"
 	}
 	return ""
+}
+
+// lifecycleName reports whether a name is a lifecycle verb or starts
+// with one: Close, ReleaseTimeout, StopAndWait.
+func lifecycleName(name string) bool {
+	name = exported(name)
+	for _, l := range lifecycle {
+		if name == l || strings.HasPrefix(name, l) && len(name) > len(l) && isUpper(name[len(l)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// converts reports whether a function's name says it turns a whole
+// structure into another (ToPlainMap, ToSlice): it walks everything,
+// now and then.
+func converts(name string) bool {
+	return len(name) > 2 && strings.HasPrefix(name, "To") && isUpper(name[2])
 }
 
 func exported(name string) string {
@@ -181,13 +203,13 @@ func exported(name string) string {
 
 func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 
-// getter reports whether a method takes no arguments, returns values
-// and writes nothing: Len, Cap, HitCount. Such accessors serve whoever
+// getter reports whether a method or function takes no arguments,
+// returns values and writes nothing: Len, Cap, HitCount. Such accessors serve whoever
 // polls them (stats, tests) or callers that write the same object
 // anyway, and contend with nothing of their own.
 func getter(fn *ssa.Function, accesses []Access) bool {
 	sig := fn.Signature
-	if sig.Recv() == nil || sig.Params().Len() > 0 || sig.Results().Len() == 0 || fn.Parent() != nil {
+	if sig.Params().Len() > 0 || sig.Results().Len() == 0 || fn.Parent() != nil || fn.Name() == "main" {
 		return false
 	}
 	for _, a := range accesses {
