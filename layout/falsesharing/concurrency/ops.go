@@ -49,8 +49,11 @@ func (b *builder) model() *Model {
 		if obj := fn.Object(); obj != nil && fn.Parent() == nil {
 			exported = obj.Exported()
 		}
-		if !exported && !goroutine[fn] && called[fn] {
-			continue // part of the operations that call it
+		if !exported && !goroutine[fn] && (called[fn] || fn.Parent() != nil) {
+			// Part of the operations that call it. A function literal
+			// that is neither called nor started as a goroutine is kept
+			// for later (a callback): when it runs is not known.
+			continue
 		}
 		op := &Op{Name: opName(fn, goroutine[fn]), Fn: fn, Goroutine: goroutine[fn], Rare: b.rare(fn)}
 		for _, a := range b.summarize(fn).accs {
@@ -140,7 +143,7 @@ var ticks = []string{"Tick", "tick", "Decay", "decay", "Rotate", "rotate"}
 
 // rare says why an operation runs only now and then, or "".
 func (b *builder) rare(fn *ssa.Function) string {
-	if timer(fn) || fn.Parent() == nil && slices.Contains(ticks, fn.Name()) {
+	if b.paced(fn, 3) || fn.Parent() == nil && slices.Contains(ticks, fn.Name()) {
 		return "runs on a timer"
 	}
 	if fn.Parent() != nil {
@@ -165,11 +168,14 @@ func (b *builder) rare(fn *ssa.Function) string {
 		return ""
 	}
 	switch {
+	case strings.HasPrefix(name, "New") || strings.HasPrefix(name, "new"):
+		return "a constructor"
 	case lifecycleName(exported(name)):
 		return "a lifecycle method"
 	case (slices.Contains(scrapes, name) || slices.Contains(scrapes, exported(name))) && !writesBytes(fn):
 		return "a scrape"
-	case len(name) > 3 && (strings.HasPrefix(name, "Set") || strings.HasPrefix(name, "set")) && isUpper(name[3]):
+	case len(name) > 3 && (strings.HasPrefix(name, "Set") || strings.HasPrefix(name, "set")) && isUpper(name[3]),
+		len(name) > 4 && strings.HasPrefix(name, "With") && isUpper(name[4]):
 		return "a setter"
 	}
 	return ""
@@ -218,6 +224,28 @@ func getter(fn *ssa.Function, accesses []Access) bool {
 		}
 	}
 	return true
+}
+
+// paced reports whether a function, or one it calls up to depth calls
+// down, paces itself with the time package: a goroutine whose body
+// calls a report loop on a ticker runs on that ticker.
+func (b *builder) paced(fn *ssa.Function, depth int) bool {
+	if timer(fn) {
+		return true
+	}
+	if depth == 0 {
+		return false
+	}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			if call, ok := in.(*ssa.Call); ok {
+				if f := call.Common().StaticCallee(); f != nil && f != fn && b.inPkg(f) && b.paced(f, depth-1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // timer reports whether a function paces itself with the time package:
