@@ -35,5 +35,8 @@
 //
 // Suppress a finding with //mglayout:ignore REASON on the type or the
 // member. Facts carry each exported type's hot members to the packages
-// that use it as an array element.
+// that use it as an array element; they are the work of a second
+// analyzer, HotMembers, which falsesharing requires, so that drivers run
+// the costly analysis on the packages being checked and only the facts
+// on their dependencies.
 package falsesharing
