@@ -58,19 +58,8 @@ func runHot(pass *analysis.Pass) (any, error) {
 		h.lifted = true
 		h.liftWrappers()
 	}
-	scope := pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams().Len() > 0 {
-			continue
-		}
-		if _, ok := named.Underlying().(*types.Struct); ok {
-			h.exportFact(tn, named)
-		}
+	for tn, named := range structTypes(pass.Pkg) {
+		h.exportFact(tn, named)
 	}
 	return h, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"iter"
 	"os"
 	"runtime"
 	"slices"
@@ -80,19 +81,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{pass: pass, cfg: cfg, dirs: dirs, in: in, found: map[string]*finding{}, reported: map[string]bool{},
 		hot: pass.ResultOf[HotMembers].(*hot)}
 
-	scope := pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams().Len() > 0 {
-			continue
-		}
-		if _, ok := named.Underlying().(*types.Struct); !ok {
-			continue
-		}
+	for tn, named := range structTypes(pass.Pkg) {
 		if d := dirs.Type(tn); d != nil && d.Ignore != "" {
 			continue
 		}
@@ -607,7 +596,7 @@ func (c *checker) instances() []*types.Named {
 	var all []at
 	for id, inst := range c.pass.TypesInfo.Instances {
 		n, ok := inst.Type.(*types.Named)
-		if !ok || n.Origin().Obj().Pkg() != c.pass.Pkg || hasTypeParam(n) {
+		if !ok || n.Origin().Obj().Pkg() != c.pass.Pkg || !gosrc.IsConcrete(n) {
 			continue
 		}
 		if _, ok := n.Underlying().(*types.Struct); ok {
@@ -624,51 +613,23 @@ func (c *checker) instances() []*types.Named {
 	return out
 }
 
-// hasTypeParam reports whether an instance's type arguments mention a
-// type parameter: the generic code's own use, which has no layout.
-func hasTypeParam(n *types.Named) bool {
-	for t := range n.TypeArgs().Types() {
-		if containsTypeParam(t) {
-			return true
-		}
-	}
-	return false
-}
-
-func containsTypeParam(t types.Type) bool {
-	switch t := types.Unalias(t).(type) {
-	case *types.TypeParam:
-		return true
-	case *types.Pointer:
-		return containsTypeParam(t.Elem())
-	case *types.Slice:
-		return containsTypeParam(t.Elem())
-	case *types.Array:
-		return containsTypeParam(t.Elem())
-	case *types.Map:
-		return containsTypeParam(t.Key()) || containsTypeParam(t.Elem())
-	case *types.Chan:
-		return containsTypeParam(t.Elem())
-	case *types.Named:
-		for a := range t.TypeArgs().Types() {
-			if containsTypeParam(a) {
-				return true
+// structTypes yields the package's named struct types that are not
+// generic, in name order.
+func structTypes(pkg *types.Package) iter.Seq2[*types.TypeName, *types.Named] {
+	return func(yield func(*types.TypeName, *types.Named) bool) {
+		scope := pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
 			}
-		}
-	case *types.Struct:
-		for i := range t.NumFields() {
-			if containsTypeParam(t.Field(i).Type()) {
-				return true
+			named, ok := tn.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 {
+				continue
 			}
-		}
-	case *types.Signature:
-		for _, tuple := range []*types.Tuple{t.Params(), t.Results()} {
-			for v := range tuple.Variables() {
-				if containsTypeParam(v.Type()) {
-					return true
-				}
+			if _, ok := named.Underlying().(*types.Struct); ok && !yield(tn, named) {
+				return
 			}
 		}
 	}
-	return false
 }

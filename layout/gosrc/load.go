@@ -299,7 +299,7 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool, res *
 	seen := map[string]*types.Named{}
 	for _, inst := range pkg.TypesInfo.Instances {
 		named, ok := inst.Type.(*types.Named)
-		if !ok || !isConcrete(named) || opaque(named) {
+		if !ok || !IsConcrete(named) || opaque(named) {
 			continue
 		}
 		if _, ok := named.Underlying().(*types.Struct); ok {
@@ -315,9 +315,9 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool, res *
 	return structs, notes, nil
 }
 
-// isConcrete reports whether no type argument of t mentions a type
+// IsConcrete reports whether no type argument of t mentions a type
 // parameter, as instantiations inside a generic function's body do.
-func isConcrete(t *types.Named) bool {
+func IsConcrete(t *types.Named) bool {
 	for arg := range t.TypeArgs().Types() {
 		if hasTypeParam(arg) {
 			return false
@@ -331,7 +331,7 @@ func hasTypeParam(t types.Type) bool {
 	case *types.TypeParam:
 		return true
 	case *types.Named:
-		return !isConcrete(t)
+		return !IsConcrete(t)
 	case *types.Pointer:
 		return hasTypeParam(t.Elem())
 	case *types.Slice:
