@@ -31,6 +31,8 @@ type finding struct {
 	partners []partner
 	why      string // the evidence, for FS1
 	writer   string // who writes the hot member, for FS2
+	// objects is set for objects a loop allocates one by one.
+	objects *objectsRun
 	// paddedToLine is set for a table whose elements are padded to a
 	// whole line: they meet only at their edges, where the table starts
 	// mid-line.
@@ -281,6 +283,11 @@ func (c *checker) reportFinding(f *finding) {
 		arr := s.Field(f.a)
 		elem := arr.Size / max(arr.Len, 1)
 		d.Pos = at(f.a)
+		if r := f.objects; r != nil {
+			d.Message = fmt.Sprintf("%s objects are %d bytes, in the allocator's %d-byte size class: allocated one by one (in %s) they sit %d bytes apart, so the hot members of neighbours share lines (%s) and the CPUs writing them false-share; pad %s to %d bytes: %s",
+				f.tn.Name(), r.size, r.stride, r.where, r.stride, f.whereText(), f.tn.Name(), roundUp(r.size, line), f.why)
+			break
+		}
 		if padded := elementPadded(arr); padded && c.cleanBelow(f, line) {
 			// The elements are padded, for a smaller line.
 			d.Category, d.URL = ShortPadding.ID, ShortPadding.URL()

@@ -106,6 +106,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if err := c.checkTables(arch); err != nil {
 			return nil, err
 		}
+		if err := c.checkObjects(arch); err != nil {
+			return nil, err
+		}
 		for _, inst := range c.instances() {
 			if err := c.checkSliceMembers(inst.Origin().Obj(), inst.Underlying().(*types.Struct), arch); err != nil {
 				return nil, err
@@ -307,6 +310,8 @@ type object struct {
 	// slice is set for a slice's backing array, whose elements the
 	// model names "a[*]".
 	slice bool
+	// objects is set for a run of objects a loop allocates one by one.
+	objects *objectsRun
 }
 
 func (c *checker) checkObject(o object, arch string) error {
@@ -430,6 +435,12 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 	// Shards of one array meeting on a line: FS1, keyed by the array.
 	if wa, _, ok := cutIndex(w); ok {
 		if oArr, _, ok := cutIndex(other); ok && oArr == wa {
+			if o.objects != nil {
+				if v := c.judgeObjects(o); v.tier > 0 {
+					add(finding{rule: ShardStride, key: wa, a: wa, b: wa, hot: wa, tier: v.tier, objects: o.objects}, "", v.why)
+				}
+				return
+			}
 			v := c.judgeShards(o, wa, o.slice)
 			if arr := s.Field(wa); arr != nil && arr.Len <= 2 && v.tier == Proven {
 				// Two elements are a hot and a cold copy that writers

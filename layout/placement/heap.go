@@ -1,6 +1,10 @@
 package placement
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mglayout/mglayout/layout"
+)
 
 // The allocator's rules below follow mallocgc and its helpers in the Go 1.26
 // runtime (runtime/malloc.go, runtime/malloc_generated.go for the
@@ -119,4 +123,23 @@ func tinyAlign(size int64, a arch) int64 {
 		return 2
 	}
 	return 1
+}
+
+// Stride returns how far apart the allocator puts consecutive objects of
+// a Go layout that are allocated one after another in the same span: the
+// size of their class, malloc header included. Tiny and large objects,
+// which are packed or have spans of their own, give 0.
+func Stride(s *layout.Struct) (int64, error) {
+	a, ok := arches[s.Arch]
+	if !ok || s.Source != layout.SourceGo {
+		return 0, fmt.Errorf("%s: the allocator's stride is for Go layouts of a gc GOARCH", s.Name)
+	}
+	size := s.Size
+	if s.Pointers && size > a.minSizeForMallocHeader() {
+		size += mallocHeaderSize
+	}
+	if size < tinySize && !s.Pointers || size > largeSize {
+		return 0, nil
+	}
+	return classFor(size).size, nil
 }

@@ -220,3 +220,23 @@ func TestPhasesErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestStride checks the allocator's stride against its size classes: a
+// 96-byte noscan object in class 96, a 100-byte one in 112, a pointerful
+// 600-byte one with its 8-byte malloc header in class 640, and none for
+// tiny or large objects.
+func TestStride(t *testing.T) {
+	for _, tc := range []struct {
+		size     int64
+		pointers bool
+		want     int64
+	}{
+		{96, false, 96}, {100, false, 112}, {600, true, 640}, {8, false, 0}, {8, true, 8}, {40000, false, 0},
+	} {
+		s := &layout.Struct{Name: "T", Source: layout.SourceGo, Arch: "amd64", Size: tc.size, Pointers: tc.pointers}
+		got, err := Stride(s)
+		if err != nil || got != tc.want {
+			t.Errorf("Stride(%d bytes, pointers %v) = %d, %v; want %d", tc.size, tc.pointers, got, err, tc.want)
+		}
+	}
+}

@@ -48,3 +48,30 @@ func (q *Queue) Push(v int) {
 	s.item = v
 	s.turn.Store(t + 1)
 }
+
+// worker is allocated one by one in a loop, each with a goroutine of its
+// own that counts what it does: 40-byte objects in the 48-byte size
+// class sit 48 bytes apart, so neighbours' counters share lines.
+type worker struct { // want `worker objects are 40 bytes, in the allocator's 48-byte size class: allocated one by one \(in StartWorkers\) they sit 48 bytes apart, so the hot members of neighbours share lines \(64 B lines on amd64\) and the CPUs writing them false-share; pad worker to 64 bytes: the goroutine running \(\*worker\)\.run updates done of its object \(FS1, proven\)`
+	id   int
+	jobs chan int
+	done atomic.Int64
+	name string
+}
+
+func (w *worker) run() {
+	for range w.jobs {
+		w.done.Add(1)
+	}
+}
+
+// StartWorkers starts n workers.
+func StartWorkers(n int) []*worker {
+	var ws []*worker
+	for i := range n {
+		w := &worker{id: i, jobs: make(chan int)}
+		ws = append(ws, w)
+		go w.run()
+	}
+	return ws
+}
