@@ -81,6 +81,21 @@ type Model struct {
 	// notConcurrent holds the types whose doc says they are not safe for
 	// concurrent use.
 	notConcurrent map[types.Object]bool
+	// byObj indexes the operations' accesses by the object they reach,
+	// in the operations' order; touches memoises Touches.
+	byObj   map[types.Object][]opAccess
+	touches map[touchKey][]Touch
+}
+
+type opAccess struct {
+	op *Op
+	a  *Access
+}
+
+type touchKey struct {
+	obj    types.Object
+	member string
+	slice  bool
 }
 
 // Build builds the SSA form of a type-checked package, as the buildssa
@@ -144,46 +159,27 @@ type Touch struct {
 // published. A member given as "a[]" matches slices' "a[*]" too when
 // slice is set.
 func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
-	var out []Touch
-	for _, op := range m.Ops {
-		var t *Touch
-		consts := map[string]bool{}
-		plain := false
-		for _, a := range op.Accesses {
-			if a.Obj != obj || a.Fresh {
-				continue
+	key := touchKey{obj, member, slice}
+	if ts, ok := m.touches[key]; ok {
+		return ts
+	}
+	if m.byObj == nil {
+		m.byObj = map[types.Object][]opAccess{}
+		m.touches = map[touchKey][]Touch{}
+		for _, op := range m.Ops {
+			for i := range op.Accesses {
+				a := &op.Accesses[i]
+				m.byObj[a.Obj] = append(m.byObj[a.Obj], opAccess{op, a})
 			}
-			path := a.Member
-			if slice {
-				path = strings.ReplaceAll(path, "[*]", "[]")
-			}
-			if !Within(path, member) {
-				continue
-			}
-			if t == nil {
-				t = &Touch{Op: op, Locks: slices.Clone(a.Locks)}
-			} else {
-				t.Locks = intersect(t.Locks, a.Locks)
-			}
-			if a.Kind.Writes() {
-				t.Writes = true
-				if a.Kind == Update {
-					t.Updates = true
-				}
-				if !a.Atomic && len(a.Locks) == 0 {
-					t.Plain = true
-				}
-				if a.ConstStore != "" {
-					consts[a.ConstStore] = true
-				} else {
-					plain = true
-				}
-			}
-			t.Atomic = t.Atomic || a.Atomic
-			t.Index = max(t.Index, a.Index)
 		}
+	}
+	var out []Touch
+	var t *Touch
+	var consts map[string]bool
+	var plain bool
+	flush := func() {
 		if t == nil {
-			continue
+			return
 		}
 		if t.Writes && !plain && len(consts) == 1 {
 			for c := range consts {
@@ -194,7 +190,48 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 			t.Updates = true
 		}
 		out = append(out, *t)
+		t = nil
 	}
+	for _, oa := range m.byObj[obj] {
+		a := oa.a
+		if a.Fresh {
+			continue
+		}
+		path := a.Member
+		if slice {
+			path = strings.ReplaceAll(path, "[*]", "[]")
+		}
+		if !Within(path, member) {
+			continue
+		}
+		if t != nil && t.Op != oa.op {
+			flush()
+		}
+		if t == nil {
+			t = &Touch{Op: oa.op, Locks: slices.Clone(a.Locks)}
+			consts, plain = map[string]bool{}, false
+		} else {
+			t.Locks = intersect(t.Locks, a.Locks)
+		}
+		if a.Kind.Writes() {
+			t.Writes = true
+			if a.Kind == Update {
+				t.Updates = true
+			}
+			if !a.Atomic && len(a.Locks) == 0 {
+				t.Plain = true
+			}
+			if a.ConstStore != "" {
+				consts[a.ConstStore] = true
+			} else {
+				plain = true
+			}
+		}
+		t.Atomic = t.Atomic || a.Atomic
+		t.Index = max(t.Index, a.Index)
+	}
+	flush()
+	m.touches[key] = out
 	return out
 }
 

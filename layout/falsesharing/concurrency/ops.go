@@ -135,7 +135,8 @@ var (
 	lifecycle = []string{"Close", "Stop", "Shutdown", "Release", "Reset", "Dispose", "Free", "Tune", "Reboot",
 		"Init", "Start", "Open", "Purge", "Clear", "Resize", "Drain"}
 	scrapes = []string{"String", "GoString", "Format", "Error", "MarshalJSON", "MarshalText", "Desc", "Describe",
-		"Collect", "Write", "WriteTo", "Snapshot", "Stats", "Dump", "Report", "Print", "Metrics"}
+		"Collect", "Write", "WriteTo", "Snapshot", "Stats", "Dump", "Report", "Print", "Metrics",
+		"Percentile", "Percentiles", "Quantile", "Quantiles"}
 )
 
 // ticks are the names of methods that a timer calls: a rate's decay.
