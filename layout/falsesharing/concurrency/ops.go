@@ -25,20 +25,23 @@ func (b *builder) model() *Model {
 				}
 				c := call.Common()
 				_, isGo := in.(*ssa.Go)
-				if f := c.StaticCallee(); f != nil {
-					if isGo {
+				mark := func(f *ssa.Function, spawned bool) {
+					// An instance of a generic function stands for it.
+					if o := f.Origin(); o != nil {
+						f = o
+					}
+					if spawned {
 						goroutine[f] = true
 					} else {
 						called[f] = true
 					}
 				}
+				if f := c.StaticCallee(); f != nil {
+					mark(f, isGo)
+				}
 				for _, a := range c.Args {
 					if f, _ := funcValue(a); f != nil {
-						if isGo || spawns(c) {
-							goroutine[f] = true
-						} else {
-							called[f] = true
-						}
+						mark(f, isGo || spawns(c))
 					}
 				}
 			}
@@ -133,10 +136,12 @@ func opName(fn *ssa.Function, goroutine bool) string {
 // the steady state.
 var (
 	lifecycle = []string{"Close", "Stop", "Shutdown", "Release", "Reset", "Dispose", "Free", "Tune", "Reboot",
-		"Init", "Start", "Open", "Purge", "Clear", "Resize", "Drain"}
+		"Init", "Start", "Open", "Purge", "Clear", "Resize", "Drain", "Register", "Unregister", "MustRegister"}
 	scrapes = []string{"String", "GoString", "Format", "Error", "MarshalJSON", "MarshalText", "Desc", "Describe",
 		"Collect", "Write", "WriteTo", "Snapshot", "Stats", "Dump", "Report", "Print", "Metrics",
-		"Percentile", "Percentiles", "Quantile", "Quantiles"}
+		"Percentile", "Percentiles", "Quantile", "Quantiles",
+		// Iterations over the whole, which callers run now and then.
+		"Range", "RangeRelaxed", "Each", "ForEach", "Iter", "Iterate", "Keys", "Values", "All", "Items"}
 )
 
 // ticks are the names of methods that a timer calls: a rate's decay.
@@ -155,7 +160,7 @@ func (b *builder) rare(fn *ssa.Function) string {
 		if name == "init" || strings.HasPrefix(name, "init#") {
 			return "package initialisation"
 		}
-		for _, p := range []string{"New", "new", "Make", "make", "Must", "must", "Open", "open", "Create", "create"} {
+		for _, p := range []string{"New", "new", "Make", "make", "Must", "must", "Open", "open", "Create", "create", "GetOrCreate"} {
 			if strings.HasPrefix(name, p) {
 				return "a constructor"
 			}
@@ -169,7 +174,7 @@ func (b *builder) rare(fn *ssa.Function) string {
 		return ""
 	}
 	switch {
-	case strings.HasPrefix(name, "New") || strings.HasPrefix(name, "new"):
+	case strings.HasPrefix(name, "New") || strings.HasPrefix(name, "new") || strings.HasPrefix(name, "GetOrCreate"):
 		return "a constructor"
 	case lifecycleName(exported(name)):
 		return "a lifecycle method"
