@@ -39,6 +39,8 @@ type hot struct {
 	uses map[*types.TypeName][]string
 	// lifted is set once wrappers' members have been added to atomics.
 	lifted bool
+	// interest caches interesting.
+	interest map[types.Object]bool
 	// conc is the package's concurrency model, built the first time
 	// something needs it: most packages have no false sharing to prove.
 	conc     *concurrency.Model
@@ -73,12 +75,62 @@ func (h *hot) fact(obj types.Object) (*hotFact, bool) {
 	return nil, false
 }
 
+// interesting reports whether the analysis may ask the model about an
+// object: a package-level variable, or a struct type that holds hot
+// members (atomics and locks, members written through sync/atomic or
+// marked //mglayout:hot, cache-line padding, imported hot types) at any
+// depth. The answer is kept.
+func (h *hot) interesting(obj types.Object) bool {
+	if _, ok := obj.(*types.Var); ok {
+		return true
+	}
+	if v, ok := h.interest[obj]; ok {
+		return v
+	}
+	if h.interest == nil {
+		h.interest = map[types.Object]bool{}
+	}
+	h.interest[obj] = false // a type that holds itself through pointers
+	tn, ok := obj.(*types.TypeName)
+	v := ok && h.holdsHot(tn)
+	h.interest[obj] = v
+	return v
+}
+
+// holdsHot reports whether a struct type, or the elements of a named
+// slice or array type, hold hot members at any depth, a slice's elements
+// and local types holding them included.
+func (h *hot) holdsHot(tn *types.TypeName) bool {
+	if len(h.atomics[tn]) > 0 || len(paddedMembers(tn.Type())) > 0 || len(h.memberFacts(tn.Type())) > 0 {
+		return true
+	}
+	hotType := func(t types.Type) bool {
+		if concurrentElem(t) {
+			return true
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		return ok && n.Origin().Obj().Pkg() == h.pass.Pkg && h.interesting(n.Origin().Obj())
+	}
+	if hotType(elemOf(tn.Type())) && elemOf(tn.Type()) != tn.Type() {
+		return true
+	}
+	for _, m := range memberVars(tn.Type()) {
+		if hotType(m.Type()) || hotType(elemOf(m.Type())) {
+			return true
+		}
+		if d := h.dirs.Field(m); d != nil && d.Hot {
+			return true
+		}
+	}
+	return false
+}
+
 // model returns the package's concurrency model, building it on first
 // use.
 func (h *hot) model() (*concurrency.Model, error) {
 	if !h.concDone {
 		h.concDone = true
-		h.conc, h.concErr = concurrency.Build(h.pass.Fset, h.pass.Pkg, h.pass.Files, h.pass.TypesInfo, h.external)
+		h.conc, h.concErr = concurrency.Build(h.pass.Fset, h.pass.Pkg, h.pass.Files, h.pass.TypesInfo, h.external, h.interesting)
 	}
 	return h.conc, h.concErr
 }
@@ -90,7 +142,7 @@ func (h *hot) exportFact(tn *types.TypeName, named *types.Named) {
 		return
 	}
 	members := append(slices.Clone(h.atomics[tn]), h.memberFacts(named)...)
-	for path, v := range gosrc.MemberVars(named) {
+	for path, v := range memberVars(named) {
 		if d := h.dirs.Field(v); d != nil && d.Hot {
 			members = append(members, path)
 		}
@@ -106,7 +158,7 @@ func (h *hot) exportFact(tn *types.TypeName, named *types.Named) {
 // for cs [8]struct{ c pkg.Counter }.
 func (h *hot) memberFacts(typ types.Type) []string {
 	var out []string
-	for path, v := range gosrc.MemberVars(typ) {
+	for path, v := range memberVars(typ) {
 		t, suffix := v.Type(), ""
 		if a, ok := t.Underlying().(*types.Array); ok {
 			t, suffix = a.Elem(), "[]"
@@ -184,7 +236,7 @@ func (h *hot) liftWrappers() {
 				continue
 			}
 			// Atomics and locks are hot by their type, wherever they are.
-			if v := gosrc.MemberVars(a.Obj.Type())[a.Member]; v != nil && concurrentElem(v.Type()) {
+			if v := memberVars(a.Obj.Type())[a.Member]; v != nil && concurrentElem(v.Type()) {
 				continue
 			}
 			h.atomics[a.Obj] = append(h.atomics[a.Obj], a.Member)
@@ -200,7 +252,7 @@ func (h *hot) liftWrappers() {
 // for MPSC's ring.tail, the type of ring and "tail".
 func (h *hot) nestedMembers(tn types.Object, member string) iter.Seq2[types.Object, string] {
 	return func(yield func(types.Object, string) bool) {
-		vars := gosrc.MemberVars(tn.Type())
+		vars := memberVars(tn.Type())
 		for i := range len(member) {
 			if member[i] != '.' {
 				continue
@@ -239,7 +291,7 @@ func (h *hot) holdsWrappers(exportedOnly bool) bool {
 		if !ok || exportedOnly && !tn.Exported() {
 			continue
 		}
-		for _, v := range gosrc.MemberVars(tn.Type()) {
+		for _, v := range memberVars(tn.Type()) {
 			if n, ok := types.Unalias(elemOf(v.Type())).(*types.Named); ok && n.Origin().Obj() != tn && uses[n.Origin().Obj()] != nil {
 				return true
 			}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mglayout/mglayout/layout/falsesharing/concurrency"
-	"github.com/mglayout/mglayout/layout/gosrc"
 )
 
 // Tier is how strong the evidence for a finding is.
@@ -144,7 +143,7 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 
 // markedHot reports whether a member is marked //mglayout:hot.
 func (c *checker) markedHot(o object, member string) bool {
-	v := gosrc.MemberVars(o.typ)[member]
+	v := memberVars(o.typ)[member]
 	if v == nil {
 		return false
 	}
@@ -188,7 +187,7 @@ func (c *checker) judgeShards(o object, arr string, slice bool) verdict {
 // elementLocked reports whether an array's elements hold a lock: a
 // striped lock table, whose index may come from a hash.
 func (c *checker) elementLocked(o object, arr string) bool {
-	for path, v := range gosrc.MemberVars(o.typ) {
+	for path, v := range memberVars(o.typ) {
 		if (strings.HasPrefix(path, arr+"[].") || path == arr+"[]") && isMutex(v.Type()) {
 			return true
 		}

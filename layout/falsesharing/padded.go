@@ -3,8 +3,31 @@ package falsesharing
 import (
 	"go/types"
 	"strings"
+	"sync"
 
 	"github.com/mglayout/mglayout/layout/gosrc"
+)
+
+// memberVars is gosrc.MemberVars, kept per type: the checks ask about
+// the same types' members many times. Types are compared by identity,
+// as go/types hands out one object per declared or instantiated type.
+func memberVars(t types.Type) map[string]*types.Var {
+	varsMu.Lock()
+	defer varsMu.Unlock()
+	if m, ok := varsCache[t]; ok {
+		return m
+	}
+	if len(varsCache) > 1<<14 {
+		clear(varsCache) // a long run over many packages: start afresh
+	}
+	m := gosrc.MemberVars(t)
+	varsCache[t] = m
+	return m
+}
+
+var (
+	varsMu    sync.Mutex
+	varsCache = map[types.Type]map[string]*types.Var{}
 )
 
 // minLinePad is the smallest pad taken for cache-line padding: shorter
@@ -16,7 +39,7 @@ const minLinePad = 32
 // author's declaration that they are written concurrently, and the
 // padding's own rules (FS3, FS4) judge whether it keeps them apart.
 func paddedMembers(typ types.Type) []string {
-	vars := gosrc.MemberVars(typ)
+	vars := memberVars(typ)
 	parents := map[string]bool{}
 	for path, v := range vars {
 		if linePad(v) {

@@ -521,7 +521,7 @@ func (c *checker) insideOwnType(o object, a, b string) bool {
 	if !okA || !okB || ta != tb || strings.Contains(ta, "[") {
 		return false
 	}
-	v := gosrc.MemberVars(o.typ)[ta]
+	v := memberVars(o.typ)[ta]
 	if v == nil {
 		return false
 	}
@@ -531,7 +531,7 @@ func (c *checker) insideOwnType(o object, a, b string) bool {
 
 // hotMember reports whether a member is one the inferred paths write.
 func (c *checker) hotMember(o object, member string) bool {
-	if v := gosrc.MemberVars(o.typ)[member]; v != nil && concurrentElem(v.Type()) {
+	if v := memberVars(o.typ)[member]; v != nil && concurrentElem(v.Type()) {
 		return true
 	}
 	return slices.Contains(c.hot.hotMembers(o.tn), member) || slices.Contains(paddedMembers(o.typ), member)
@@ -564,7 +564,7 @@ func membersOnLine(s *layout.Struct, paths []*access.Path, path string, line, si
 
 // isLock reports whether a member of the type is a sync.Mutex or RWMutex.
 func (c *checker) isLock(typ types.Type, member string) bool {
-	v := gosrc.MemberVars(typ)[member]
+	v := memberVars(typ)[member]
 	if v == nil {
 		return false
 	}

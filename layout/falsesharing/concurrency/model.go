@@ -104,8 +104,10 @@ type touchKey struct {
 //
 // external says how a method of another package's type uses its
 // receiver, where the caller knows (a wrapper around sync/atomic that
-// facts describe); nil knows none.
-func Build(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *types.Info, external func(*types.Func) (Kind, bool)) (m *Model, err error) {
+// facts describe); nil knows none. interest, when not nil, says which
+// struct types and variables the model is to answer for: the accesses of
+// others are left out.
+func Build(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *types.Info, external func(*types.Func) (Kind, bool), interest func(types.Object) bool) (m *Model, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			m, err = nil, fmt.Errorf("%s: the concurrency model cannot be built: %v", pkg.Path(), r)
@@ -118,7 +120,7 @@ func Build(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *typ
 	sp := prog.CreatePackage(pkg, files, info, false)
 	sp.Build()
 	b := newBuilder(sp, files, info)
-	b.external = external
+	b.external, b.interest = external, interest
 	return b.model(), nil
 }
 

@@ -25,7 +25,7 @@ func load(t *testing.T, path string) *concurrency.Model {
 		t.Fatalf("load %s: %v %v", path, err, pkgs)
 	}
 	p := pkgs[0]
-	m, err := concurrency.Build(p.Fset, p.Types, p.Syntax, p.TypesInfo, nil)
+	m, err := concurrency.Build(p.Fset, p.Types, p.Syntax, p.TypesInfo, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

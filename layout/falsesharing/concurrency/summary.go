@@ -90,6 +90,19 @@ type builder struct {
 	ids     map[types.Object]int
 	// external says how other packages' methods use their receivers.
 	external func(*types.Func) (Kind, bool)
+	// interest says which objects' accesses the model keeps; nil keeps
+	// all.
+	interest func(types.Object) bool
+}
+
+// interesting keeps the candidates whose objects the model is asked
+// about: carrying every struct type's accesses up every call chain is
+// the model's main cost.
+func (b *builder) interesting(cands []cand) []cand {
+	if b.interest == nil {
+		return cands
+	}
+	return slices.DeleteFunc(cands, func(c cand) bool { return !b.interest(c.obj) })
 }
 
 func newBuilder(pkg *ssa.Package, files []*ast.File, info *types.Info) *builder {
@@ -148,6 +161,7 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 // a struct type of the package or a root a caller can map.
 func (b *builder) record(emit func(acc), fn *ssa.Function, addr ssa.Value, kind Kind, atomic bool, constStore string) {
 	c := b.resolve(fn, addr)
+	c.cands = b.interesting(c.cands)
 	if len(c.cands) == 0 && c.root != param && c.root != freeVar {
 		return
 	}
@@ -324,6 +338,7 @@ func (b *builder) inline(emit func(acc), fn, callee *ssa.Function, args, binding
 		if m.idx == NoIndex {
 			m.idx = a.idx
 		}
+		m.cands = b.interesting(m.cands)
 		if len(m.cands) == 0 && m.root != param && m.root != freeVar {
 			continue
 		}
