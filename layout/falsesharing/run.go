@@ -447,10 +447,12 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 				// take turns at, not a table of CPUs.
 				v.tier = Likely
 			}
+			// Elements padded to a whole number of lines meet only
+			// where the table starts mid-line.
 			padded := false
 			if arr := s.Field(wa); elementPadded(arr) {
 				v = verdict{tier: Declared, why: "the elements are padded to be a line apart"}
-				padded = arr.Size/max(arr.Len, 1) >= cs.Line
+				padded = arr.Size/max(arr.Len, 1)%cs.Line == 0
 			}
 			if v.tier > 0 {
 				add(finding{rule: ShardStride, key: wa, a: wa, b: wa, hot: wa, tier: v.tier, paddedToLine: padded}, "", v.why)
