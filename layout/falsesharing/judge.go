@@ -91,7 +91,9 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 	hotT := m.Touches(o.tn, hot, false)
 	var writers []concurrency.Touch
 	for _, t := range hotT {
-		if t.Writes && t.OnlyConst == "" {
+		// A write made only once an error has occurred is no steady
+		// writer.
+		if t.Writes && t.OnlyConst == "" && !t.ErrOnly {
 			writers = append(writers, t)
 		}
 	}

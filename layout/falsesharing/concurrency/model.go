@@ -56,6 +56,7 @@ type Access struct {
 	ConstStore string
 	Locks      []Lock
 	Fresh      bool // on an object the operation allocated, before it is published
+	ErrPath    bool // made only once an error has occurred
 	Index      Index
 }
 
@@ -154,6 +155,8 @@ type Touch struct {
 	Index Index // the strongest index seen
 	// OnlyConst is the one constant every write stores, or "".
 	OnlyConst string
+	// ErrOnly: every write is made only once an error has occurred.
+	ErrOnly bool
 }
 
 // Touches returns, for each operation, how it accesses a member of obj
@@ -183,6 +186,9 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 		if t == nil {
 			return
 		}
+		if !t.Writes {
+			t.ErrOnly = false
+		}
 		if t.Writes && !plain && len(consts) == 1 {
 			for c := range consts {
 				t.OnlyConst = c
@@ -210,13 +216,14 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 			flush()
 		}
 		if t == nil {
-			t = &Touch{Op: oa.op, Locks: slices.Clone(a.Locks)}
+			t = &Touch{Op: oa.op, Locks: slices.Clone(a.Locks), ErrOnly: true}
 			consts, plain = map[string]bool{}, false
 		} else {
 			t.Locks = intersect(t.Locks, a.Locks)
 		}
 		if a.Kind.Writes() {
 			t.Writes = true
+			t.ErrOnly = t.ErrOnly && a.ErrPath
 			if a.Kind == Update {
 				t.Updates = true
 			}

@@ -46,8 +46,12 @@ func dump(m *concurrency.Model) string {
 			for _, l := range a.Locks {
 				locks = append(locks, l.Obj.Name()+"."+l.Member)
 			}
-			lines = append(lines, fmt.Sprintf("  %s %s.%s atomic=%v fresh=%v const=%q locks=%v index=%v",
-				[]string{"load", "store", "update"}[a.Kind], a.Obj.Name(), a.Member, a.Atomic, a.Fresh, a.ConstStore, locks, a.Index))
+			errPath := ""
+			if a.ErrPath {
+				errPath = " after an error"
+			}
+			lines = append(lines, fmt.Sprintf("  %s %s.%s atomic=%v fresh=%v const=%q locks=%v index=%v%s",
+				[]string{"load", "store", "update"}[a.Kind], a.Obj.Name(), a.Member, a.Atomic, a.Fresh, a.ConstStore, locks, a.Index, errPath))
 		}
 	}
 	sort.Strings(lines)
@@ -74,6 +78,8 @@ func TestModel(t *testing.T) {
 		`  store Stats.items atomic=false fresh=false const="" locks=[Stats.mu] index=`,
 		`  update Stats.slots[].n atomic=true fresh=false const="" locks=[] index=per CPU, at random or by a ticket`,
 		`  store Stats.done atomic=true fresh=false const="true" locks=[] index=`,
+		// Do counts a failure under the lock only if f failed.
+		`  store Stats.cfg atomic=false fresh=false const="" locks=[Stats.mu] index= after an error`,
 	} {
 		if !strings.Contains("\n"+got+"\n", "\n"+want+"\n") {
 			t.Errorf("model lacks %q; it is:\n%s", want, got)

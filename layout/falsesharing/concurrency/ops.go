@@ -70,7 +70,7 @@ func (b *builder) model() *Model {
 					idx = a.idx
 				}
 				op.Accesses = append(op.Accesses, Access{Obj: cd.obj, Member: member, Kind: a.kind, Atomic: a.atomic,
-					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, Index: idx})
+					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, ErrPath: a.errPath, Index: idx})
 			}
 		}
 		if op.Rare == "" && getter(fn, op.Accesses) {

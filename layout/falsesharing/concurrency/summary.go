@@ -19,6 +19,7 @@ type acc struct {
 	atomic     bool
 	constStore string
 	locks      []Lock
+	errPath    bool // made only once an error has occurred
 }
 
 // key identifies an access for deduplication; objects are numbered by
@@ -39,6 +40,9 @@ func (a *acc) key(b *builder) string {
 		buf = append(buf, 'a')
 	}
 	buf = append(append(buf, 3), a.constStore...)
+	if a.errPath {
+		buf = append(buf, 'e')
+	}
 	for _, l := range a.locks {
 		buf = strconv.AppendInt(append(buf, 4), int64(b.objID(l.Obj)), 10)
 		buf = append(append(buf, ' '), l.Member...)
@@ -130,15 +134,19 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 	s := &summary{seen: map[string]bool{}}
 	b.sums[fn] = s
 	locks := b.locksTaken(fn)
+	errBlocks := errorBlocks(fn)
+	var inErr bool
 	emit := func(a acc) {
 		for _, l := range locks {
 			if !slices.Contains(a.locks, l) {
 				a.locks = append(a.locks, l)
 			}
 		}
+		a.errPath = a.errPath || inErr
 		s.add(b, a)
 	}
 	for _, blk := range fn.Blocks {
+		inErr = errBlocks[blk]
 		for _, in := range blk.Instrs {
 			switch in := in.(type) {
 			case *ssa.Store:
@@ -327,7 +335,7 @@ func (b *builder) inline(emit func(acc), fn, callee *ssa.Function, args, binding
 			continue
 		}
 		bc := b.resolve(fn, base)
-		m := acc{kind: a.kind, atomic: a.atomic, constStore: a.constStore, locks: slices.Clone(a.locks)}
+		m := acc{kind: a.kind, atomic: a.atomic, constStore: a.constStore, locks: slices.Clone(a.locks), errPath: a.errPath}
 		m.tokens = append(slices.Clone(bc.tokens), a.tokens...)
 		m.cands = slices.Clone(bc.cands)
 		for _, cd := range a.cands {
@@ -373,4 +381,54 @@ func spawns(c *ssa.CallCommon) bool {
 		name = c.Method.Name()
 	}
 	return slices.Contains(spawners, name)
+}
+
+// errorBlocks returns the blocks of a function that run only once an
+// error has occurred: those dominated by the branch of if err != nil
+// (or the else of if err == nil) that only that test leads to.
+func errorBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
+	var heads []*ssa.BasicBlock
+	for _, blk := range fn.Blocks {
+		if len(blk.Instrs) == 0 || len(blk.Succs) != 2 {
+			continue
+		}
+		ifi, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cond, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok || !isErrNil(cond) {
+			continue
+		}
+		head := blk.Succs[0]
+		if cond.Op == token.EQL {
+			head = blk.Succs[1]
+		}
+		if len(head.Preds) == 1 {
+			heads = append(heads, head)
+		}
+	}
+	if len(heads) == 0 {
+		return nil
+	}
+	out := map[*ssa.BasicBlock]bool{}
+	for _, blk := range fn.Blocks {
+		for _, h := range heads {
+			if h.Dominates(blk) {
+				out[blk] = true
+			}
+		}
+	}
+	return out
+}
+
+// isErrNil reports whether a comparison is err != nil or err == nil for
+// a value of type error.
+func isErrNil(c *ssa.BinOp) bool {
+	if c.Op != token.NEQ && c.Op != token.EQL {
+		return false
+	}
+	isErr := func(v ssa.Value) bool { return types.Identical(v.Type(), types.Universe.Lookup("error").Type()) }
+	isNil := func(v ssa.Value) bool { k, ok := v.(*ssa.Const); return ok && k.IsNil() }
+	return isErr(c.X) && isNil(c.Y) || isErr(c.Y) && isNil(c.X)
 }

@@ -53,3 +53,12 @@ func (s *Stats) loop() {
 		s.cfg++
 	}
 }
+
+// Do counts the failures of f: only once an error has occurred.
+func (s *Stats) Do(f func() error) {
+	if err := f(); err != nil {
+		s.mu.Lock()
+		s.cfg--
+		s.mu.Unlock()
+	}
+}
