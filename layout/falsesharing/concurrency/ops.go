@@ -215,13 +215,17 @@ func exported(name string) string {
 
 func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 
-// getter reports whether a method or function takes no arguments,
-// returns values and writes nothing: Len, Cap, HitCount. Such accessors serve whoever
+// getter reports whether a method or function takes no arguments (or is
+// named for a count or size), returns values and writes nothing: Len,
+// Cap, HitCount, RunningByIndex. Such accessors serve whoever
 // polls them (stats, tests) or callers that write the same object
 // anyway, and contend with nothing of their own.
 func getter(fn *ssa.Function, accesses []Access) bool {
 	sig := fn.Signature
-	if sig.Params().Len() > 0 || sig.Results().Len() == 0 || fn.Parent() != nil || fn.Name() == "main" {
+	if sig.Results().Len() == 0 || fn.Parent() != nil || fn.Name() == "main" {
+		return false
+	}
+	if sig.Params().Len() > 0 && !statsName(fn.Name()) {
 		return false
 	}
 	for _, a := range accesses {
@@ -249,6 +253,19 @@ func (b *builder) paced(fn *ssa.Function, depth int) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// statsNouns start the names of accessors that report a count or a size
+// (RunningByIndex, FreeByIndex, LenOf): a getter even with arguments.
+var statsNouns = []string{"Len", "Cap", "Size", "Count", "Running", "Free", "Waiting", "Idle", "Num", "Total"}
+
+func statsName(name string) bool {
+	for _, n := range statsNouns {
+		if name == n || strings.HasPrefix(name, n) && len(name) > len(n) && isUpper(name[len(n)]) {
+			return true
 		}
 	}
 	return false
