@@ -230,16 +230,12 @@ func (h *hot) liftWrappers() {
 	if m == nil {
 		return
 	}
-	for _, op := range m.Ops {
-		for _, a := range op.Accesses {
-			if !a.Atomic || !a.Kind.Writes() || strings.Contains(a.Member, "[*]") || slices.Contains(h.atomics[a.Obj], a.Member) {
-				continue
-			}
+	for obj, ms := range m.AtomicWrites() {
+		for _, member := range ms {
 			// Atomics and locks are hot by their type, wherever they are.
-			if v := memberVars(a.Obj.Type())[a.Member]; v != nil && concurrentElem(v.Type()) {
-				continue
+			if v := memberVars(obj.Type())[member]; v == nil || !concurrentElem(v.Type()) {
+				h.atomics[obj] = append(h.atomics[obj], member)
 			}
-			h.atomics[a.Obj] = append(h.atomics[a.Obj], a.Member)
 		}
 	}
 	for obj, ms := range h.atomics {
@@ -337,7 +333,7 @@ func (h *hot) external(fn *types.Func) (concurrency.Kind, bool) {
 // named by c.n.
 func innermost(ms []string) []string {
 	ms = slices.DeleteFunc(slices.Clone(ms), func(m string) bool {
-		return slices.ContainsFunc(ms, func(n string) bool { return n != m && within(n, m) })
+		return slices.ContainsFunc(ms, func(n string) bool { return n != m && concurrency.Within(n, m) })
 	})
 	slices.Sort(ms)
 	return slices.Compact(ms)

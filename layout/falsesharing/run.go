@@ -273,8 +273,7 @@ func concurrentElem(t types.Type) bool {
 	if !ok || n.Obj().Pkg() == nil {
 		return false
 	}
-	path := n.Obj().Pkg().Path()
-	return path == "sync/atomic" || path == "sync" && (n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex")
+	return n.Obj().Pkg().Path() == "sync/atomic" || isMutex(t)
 }
 
 func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string) error {
@@ -567,11 +566,7 @@ func membersOnLine(s *layout.Struct, paths []*access.Path, path string, line, si
 // isLock reports whether a member of the type is a sync.Mutex or RWMutex.
 func (c *checker) isLock(typ types.Type, member string) bool {
 	v := memberVars(typ)[member]
-	if v == nil {
-		return false
-	}
-	n, ok := types.Unalias(v.Type()).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && (n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex")
+	return v != nil && isMutex(v.Type())
 }
 
 // cutIndex splits "shards[3]" (or "shards[3].n") into "shards" and 3.

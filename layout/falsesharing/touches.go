@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 
+	"github.com/mglayout/mglayout/layout/falsesharing/concurrency"
 	"github.com/mglayout/mglayout/layout/gosrc"
 )
 
@@ -84,20 +85,5 @@ func (ti touchIndex) mayMeetApart(obj types.Object, hot, partner string) bool {
 }
 
 func overlaps(a, b string) bool {
-	return within(a, b) || within(b, a)
-}
-
-// within reports whether access path a lies in member b: itself, a
-// member of it, or an element of it.
-func within(a, b string) bool {
-	if a == b {
-		return true
-	}
-	if len(a) > len(b) && a[:len(b)] == b {
-		switch a[len(b)] {
-		case '.', '[':
-			return true
-		}
-	}
-	return false
+	return concurrency.Within(a, b) || concurrency.Within(b, a)
 }

@@ -63,7 +63,6 @@ type Access struct {
 // Op is an operation: an entry point of the package, or a goroutine body.
 type Op struct {
 	Name string
-	Fn   *ssa.Function
 	// Goroutine is set for a goroutine's body.
 	Goroutine bool
 	// Rare says why the operation runs only now and then ("a
@@ -252,18 +251,18 @@ func intersect(a, b []Lock) []Lock {
 // concurrent use.
 func (m *Model) NotConcurrent(obj types.Object) bool { return m.notConcurrent[obj] }
 
-// AtomicMembers returns the members of obj that some operation writes
-// atomically: the members the package treats as hot, whatever their
-// type (a uintptr that a wrapper's Add updates with sync/atomic).
-func (m *Model) AtomicMembers(obj types.Object) []string {
-	var out []string
+// AtomicWrites returns, for each object, the members some operation
+// writes atomically: the members a package treats as hot whatever their
+// type (a uintptr that a wrapper's Add updates with sync/atomic). The
+// elements of slices ("a[*]") belong to other objects and are left out.
+func (m *Model) AtomicWrites() map[types.Object][]string {
+	out := map[types.Object][]string{}
 	for _, op := range m.Ops {
 		for _, a := range op.Accesses {
-			if a.Obj == obj && a.Atomic && a.Kind.Writes() && !slices.Contains(out, a.Member) {
-				out = append(out, a.Member)
+			if a.Atomic && a.Kind.Writes() && !strings.Contains(a.Member, "[*]") && !slices.Contains(out[a.Obj], a.Member) {
+				out[a.Obj] = append(out[a.Obj], a.Member)
 			}
 		}
 	}
-	slices.Sort(out)
 	return out
 }

@@ -58,7 +58,7 @@ func (b *builder) model() *Model {
 			// for later (a callback): when it runs is not known.
 			continue
 		}
-		op := &Op{Name: opName(fn, goroutine[fn]), Fn: fn, Goroutine: goroutine[fn], Rare: b.rare(fn)}
+		op := &Op{Name: opName(fn, goroutine[fn]), Goroutine: goroutine[fn], Rare: b.rare(fn)}
 		for _, a := range b.summarize(fn).accs {
 			for _, cd := range a.cands {
 				member := path(a.tokens[cd.start:])
