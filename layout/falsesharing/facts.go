@@ -39,8 +39,9 @@ type hot struct {
 	uses map[*types.TypeName][]string
 	// lifted is set once wrappers' members have been added to atomics.
 	lifted bool
-	// interest caches interesting.
+	// interest caches interesting, vars memberVars.
 	interest map[types.Object]bool
+	vars     map[types.Type]map[string]*types.Var
 	// conc is the package's concurrency model, built the first time
 	// something needs it: most packages have no false sharing to prove.
 	conc     *concurrency.Model
@@ -101,7 +102,7 @@ func (h *hot) interesting(obj types.Object) bool {
 // slice or array type, hold hot members at any depth, a slice's elements
 // and local types holding them included.
 func (h *hot) holdsHot(tn *types.TypeName) bool {
-	if len(h.atomics[tn]) > 0 || len(paddedMembers(tn.Type())) > 0 || len(h.memberFacts(tn.Type())) > 0 {
+	if len(h.atomics[tn]) > 0 || len(h.paddedMembers(tn.Type())) > 0 || len(h.memberFacts(tn.Type())) > 0 {
 		return true
 	}
 	hotType := func(t types.Type) bool {
@@ -114,7 +115,7 @@ func (h *hot) holdsHot(tn *types.TypeName) bool {
 	if hotType(elemOf(tn.Type())) && elemOf(tn.Type()) != tn.Type() {
 		return true
 	}
-	for _, m := range memberVars(tn.Type()) {
+	for _, m := range h.memberVars(tn.Type()) {
 		if hotType(m.Type()) || hotType(elemOf(m.Type())) {
 			return true
 		}
@@ -142,7 +143,7 @@ func (h *hot) exportFact(tn *types.TypeName, named *types.Named) {
 		return
 	}
 	members := append(slices.Clone(h.atomics[tn]), h.memberFacts(named)...)
-	for path, v := range memberVars(named) {
+	for path, v := range h.memberVars(named) {
 		if d := h.dirs.Field(v); d != nil && d.Hot {
 			members = append(members, path)
 		}
@@ -158,7 +159,7 @@ func (h *hot) exportFact(tn *types.TypeName, named *types.Named) {
 // for cs [8]struct{ c pkg.Counter }.
 func (h *hot) memberFacts(typ types.Type) []string {
 	var out []string
-	for path, v := range memberVars(typ) {
+	for path, v := range h.memberVars(typ) {
 		t, suffix := v.Type(), ""
 		if a, ok := t.Underlying().(*types.Array); ok {
 			t, suffix = a.Elem(), "[]"
@@ -233,7 +234,7 @@ func (h *hot) liftWrappers() {
 	for obj, ms := range m.AtomicWrites() {
 		for _, member := range ms {
 			// Atomics and locks are hot by their type, wherever they are.
-			if v := memberVars(obj.Type())[member]; v == nil || !concurrentElem(v.Type()) {
+			if v := h.memberVars(obj.Type())[member]; v == nil || !concurrentElem(v.Type()) {
 				h.atomics[obj] = append(h.atomics[obj], member)
 			}
 		}
@@ -248,7 +249,7 @@ func (h *hot) liftWrappers() {
 // for MPSC's ring.tail, the type of ring and "tail".
 func (h *hot) nestedMembers(tn types.Object, member string) iter.Seq2[types.Object, string] {
 	return func(yield func(types.Object, string) bool) {
-		vars := memberVars(tn.Type())
+		vars := h.memberVars(tn.Type())
 		for i := range len(member) {
 			if member[i] != '.' {
 				continue
@@ -287,7 +288,7 @@ func (h *hot) holdsWrappers(exportedOnly bool) bool {
 		if !ok || exportedOnly && !tn.Exported() {
 			continue
 		}
-		for _, v := range memberVars(tn.Type()) {
+		for _, v := range h.memberVars(tn.Type()) {
 			if n, ok := types.Unalias(elemOf(v.Type())).(*types.Named); ok && n.Origin().Obj() != tn && uses[n.Origin().Obj()] != nil {
 				return true
 			}

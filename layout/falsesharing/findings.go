@@ -379,7 +379,7 @@ func (c *checker) cleanBelow(f *finding, line int64) bool {
 func (c *checker) memberPos(tn types.Object, member string) token.Pos {
 	top, _, _ := strings.Cut(member, ".")
 	top, _, _ = strings.Cut(top, "[")
-	if v := memberVars(tn.Type())[top]; v != nil {
+	if v := c.hot.memberVars(tn.Type())[top]; v != nil {
 		return v.Pos()
 	}
 	return tn.Pos()

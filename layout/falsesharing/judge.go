@@ -145,7 +145,7 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 
 // markedHot reports whether a member is marked //mglayout:hot.
 func (c *checker) markedHot(o object, member string) bool {
-	v := memberVars(o.typ)[member]
+	v := c.hot.memberVars(o.typ)[member]
 	if v == nil {
 		return false
 	}
@@ -189,7 +189,7 @@ func (c *checker) judgeShards(o object, arr string, slice bool) verdict {
 // elementLocked reports whether an array's elements hold a lock: a
 // striped lock table, whose index may come from a hash.
 func (c *checker) elementLocked(o object, arr string) bool {
-	for path, v := range memberVars(o.typ) {
+	for path, v := range c.hot.memberVars(o.typ) {
 		if (strings.HasPrefix(path, arr+"[].") || path == arr+"[]") && isMutex(v.Type()) {
 			return true
 		}

@@ -157,7 +157,7 @@ func (c *checker) judgeObjects(o object) verdict {
 // objectHot lists the hot members of a type allocated one by one.
 func (c *checker) objectHot(o object) []string {
 	out := slices.Clone(c.hot.hotMembers(o.tn))
-	for path, v := range memberVars(o.tn.Type()) {
+	for path, v := range c.hot.memberVars(o.tn.Type()) {
 		if concurrentElem(v.Type()) {
 			out = append(out, path)
 		}

@@ -3,32 +3,25 @@ package falsesharing
 import (
 	"go/types"
 	"strings"
-	"sync"
 
 	"github.com/mglayout/mglayout/layout/gosrc"
 )
 
-// memberVars is gosrc.MemberVars, kept per type: the checks ask about
-// the same types' members many times. Types are compared by identity,
-// as go/types hands out one object per declared or instantiated type.
-func memberVars(t types.Type) map[string]*types.Var {
-	varsMu.Lock()
-	defer varsMu.Unlock()
-	if m, ok := varsCache[t]; ok {
+// memberVars is gosrc.MemberVars, kept per type for the pass: the
+// checks ask about the same types' members many times. Types are
+// compared by identity, as go/types hands out one object per declared or
+// instantiated type.
+func (h *hot) memberVars(t types.Type) map[string]*types.Var {
+	if m, ok := h.vars[t]; ok {
 		return m
 	}
-	if len(varsCache) > 1<<14 {
-		clear(varsCache) // a long run over many packages: start afresh
+	if h.vars == nil {
+		h.vars = map[types.Type]map[string]*types.Var{}
 	}
 	m := gosrc.MemberVars(t)
-	varsCache[t] = m
+	h.vars[t] = m
 	return m
 }
-
-var (
-	varsMu    sync.Mutex
-	varsCache = map[types.Type]map[string]*types.Var{}
-)
 
 // minLinePad is the smallest pad taken for cache-line padding: shorter
 // blank arrays align members or fill out a wire format.
@@ -38,8 +31,8 @@ const minLinePad = 32
 // in any struct within typ (elements of arrays included): padding is its
 // author's declaration that they are written concurrently, and the
 // padding's own rules (FS3, FS4) judge whether it keeps them apart.
-func paddedMembers(typ types.Type) []string {
-	vars := memberVars(typ)
+func (h *hot) paddedMembers(typ types.Type) []string {
+	vars := h.memberVars(typ)
 	parents := map[string]bool{}
 	for path, v := range vars {
 		if linePad(v) {

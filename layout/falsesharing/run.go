@@ -144,7 +144,7 @@ type checker struct {
 // through sync/atomic or that facts mark hot, as paths under prefix.
 func (c *checker) elementUses(elem types.Type, prefix string) []string {
 	var out []string
-	for _, m := range paddedMembers(elem) {
+	for _, m := range c.hot.paddedMembers(elem) {
 		out = append(out, prefix+"."+m)
 	}
 	if n, ok := types.Unalias(elem).(*types.Named); ok && !c.hot.keptWhole(n) {
@@ -287,7 +287,7 @@ func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string)
 	cnames := d != nil && d.Model != ""
 	declared := d != nil && len(d.Paths) > 0
 	uses := append(slices.Clone(c.hot.hotMembers(tn)), c.hot.memberFacts(named)...)
-	uses = append(uses, paddedMembers(named)...)
+	uses = append(uses, c.hot.paddedMembers(named)...)
 	return c.checkObject(object{tn: tn, typ: named, name: types.TypeString(named, types.RelativeTo(c.pass.Pkg)), align: align, cnames: cnames, declared: declared, uses: uses, placement: c.placementOf(tn)}, arch)
 }
 
@@ -522,7 +522,7 @@ func (c *checker) insideOwnType(o object, a, b string) bool {
 	if !okA || !okB || ta != tb || strings.Contains(ta, "[") {
 		return false
 	}
-	v := memberVars(o.typ)[ta]
+	v := c.hot.memberVars(o.typ)[ta]
 	if v == nil {
 		return false
 	}
@@ -532,10 +532,10 @@ func (c *checker) insideOwnType(o object, a, b string) bool {
 
 // hotMember reports whether a member is one the inferred paths write.
 func (c *checker) hotMember(o object, member string) bool {
-	if v := memberVars(o.typ)[member]; v != nil && concurrentElem(v.Type()) {
+	if v := c.hot.memberVars(o.typ)[member]; v != nil && concurrentElem(v.Type()) {
 		return true
 	}
-	return slices.Contains(c.hot.hotMembers(o.tn), member) || slices.Contains(paddedMembers(o.typ), member)
+	return slices.Contains(c.hot.hotMembers(o.tn), member) || slices.Contains(c.hot.paddedMembers(o.typ), member)
 }
 
 // membersOnLine returns the members a path accesses (writes, when write
@@ -565,7 +565,7 @@ func membersOnLine(s *layout.Struct, paths []*access.Path, path string, line, si
 
 // isLock reports whether a member of the type is a sync.Mutex or RWMutex.
 func (c *checker) isLock(typ types.Type, member string) bool {
-	v := memberVars(typ)[member]
+	v := c.hot.memberVars(typ)[member]
 	return v != nil && isMutex(v.Type())
 }
 

@@ -167,16 +167,6 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 	if ts, ok := m.touches[key]; ok {
 		return ts
 	}
-	if m.byObj == nil {
-		m.byObj = map[types.Object][]opAccess{}
-		m.touches = map[touchKey][]Touch{}
-		for _, op := range m.Ops {
-			for i := range op.Accesses {
-				a := &op.Accesses[i]
-				m.byObj[a.Obj] = append(m.byObj[a.Obj], opAccess{op, a})
-			}
-		}
-	}
 	var out []Touch
 	var t *Touch
 	var consts map[string]bool
@@ -245,6 +235,18 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 
 func intersect(a, b []Lock) []Lock {
 	return slices.DeleteFunc(a, func(l Lock) bool { return !slices.Contains(b, l) })
+}
+
+// index fills byObj from the operations' accesses.
+func (m *Model) index() {
+	m.byObj = map[types.Object][]opAccess{}
+	m.touches = map[touchKey][]Touch{}
+	for _, op := range m.Ops {
+		for i := range op.Accesses {
+			a := &op.Accesses[i]
+			m.byObj[a.Obj] = append(m.byObj[a.Obj], opAccess{op, a})
+		}
+	}
 }
 
 // NotConcurrent reports whether a type's doc says it is not safe for

@@ -78,6 +78,7 @@ func (b *builder) model() *Model {
 		}
 		m.Ops = append(m.Ops, op)
 	}
+	m.index()
 	return m
 }
 
