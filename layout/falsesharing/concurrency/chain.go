@@ -3,6 +3,7 @@ package concurrency
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -123,31 +124,33 @@ done:
 	// for type stripes []sync.RWMutex, s[i] is "stripes[*]".
 	if len(c.tokens) > 0 && c.tokens[0] == "[*]" {
 		if n, ok := types.Unalias(v.Type()).(*types.Named); ok && n.Obj().Pkg() == b.pkg.Pkg {
-			c.tokens = append([]string{n.Obj().Name()}, c.tokens...)
-			for i := range c.cands {
-				c.cands[i].start++
-			}
-			c.cands = append(c.cands, cand{n.Obj(), 0})
+			c.under(n.Obj())
 		}
 	}
 	switch x := v.(type) {
 	case *ssa.Parameter:
-		c.root, c.index = param, indexOf(fn.Params, x)
+		c.root, c.index = param, slices.Index(fn.Params, x)
 	case *ssa.FreeVar:
-		c.root, c.index = freeVar, indexOfFree(fn.FreeVars, x)
+		c.root, c.index = freeVar, slices.Index(fn.FreeVars, x)
 	case *ssa.Alloc:
 		c.root = fresh
 	case *ssa.Global:
 		c.root = global
 		if obj, ok := x.Object().(*types.Var); ok && obj.Pkg() == b.pkg.Pkg {
-			c.tokens = append([]string{obj.Name()}, c.tokens...)
-			for i := range c.cands {
-				c.cands[i].start++
-			}
-			c.cands = append(c.cands, cand{obj, 0})
+			c.under(obj)
 		}
 	}
 	return c
+}
+
+// under makes the chain a member path of obj, named by obj: the
+// elements of a named slice type, a package-level variable's members.
+func (c *chain) under(obj types.Object) {
+	c.tokens = append([]string{obj.Name()}, c.tokens...)
+	for i := range c.cands {
+		c.cands[i].start++
+	}
+	c.cands = append(c.cands, cand{obj, 0})
 }
 
 // structObj returns the type name of a named struct type of the
@@ -191,22 +194,4 @@ func coreType(t types.Type) types.Type {
 		return tp.Underlying()
 	}
 	return t.Underlying()
-}
-
-func indexOf(params []*ssa.Parameter, p *ssa.Parameter) int {
-	for i, q := range params {
-		if q == p {
-			return i
-		}
-	}
-	return -1
-}
-
-func indexOfFree(fvs []*ssa.FreeVar, p *ssa.FreeVar) int {
-	for i, q := range fvs {
-		if q == p {
-			return i
-		}
-	}
-	return -1
 }
