@@ -47,37 +47,28 @@ func (c *checker) allocatedInLoops() map[*types.TypeName]string {
 		if _, ok := named.Underlying().(*types.Struct); !ok {
 			return true
 		}
-		for i := len(stack) - 2; i >= 0; i-- {
-			switch s := stack[i].(type) {
-			case *ast.ForStmt, *ast.RangeStmt:
-				continue
-			case *ast.FuncDecl:
-				if inLoop(stack[i:]) {
-					out[named.Obj()] = s.Name.Name
-				}
-			case *ast.FuncLit:
-				if inLoop(stack[i:]) {
-					out[named.Obj()] = "a function literal"
-				}
-			default:
-				continue
-			}
-			break
+		if fn, loop := enclosing(stack); fn != "" && loop {
+			out[named.Obj()] = fn
 		}
 		return true
 	})
 	return out
 }
 
-// inLoop reports whether a stack from a function down holds a loop.
-func inLoop(stack []ast.Node) bool {
-	return slices.ContainsFunc(stack, func(n ast.Node) bool {
-		switch n.(type) {
+// enclosing names the innermost function around the top of a stack and
+// reports whether a loop of that function's own holds it.
+func enclosing(stack []ast.Node) (name string, loop bool) {
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch n := stack[i].(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
-			return true
+			loop = true
+		case *ast.FuncDecl:
+			return n.Name.Name, loop
+		case *ast.FuncLit:
+			return "a function literal", loop
 		}
-		return false
-	})
+	}
+	return "", false
 }
 
 // checkObjects checks the types a loop allocates one by one as a table
