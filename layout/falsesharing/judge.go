@@ -164,6 +164,11 @@ func (c *checker) judgeShards(o object, arr string, slice bool) verdict {
 	// Each CPU owns its element: plain writes to it are the owner's.
 	touches := m.Touches(o.tn, arr, slice)
 	locked := c.elementLocked(o, arr)
+	pair := false
+	if v := c.hot.memberVars(o.typ)[arr]; v != nil {
+		a, ok := v.Type().Underlying().(*types.Array)
+		pair = ok && a.Len() <= 2
+	}
 	best := verdict{}
 	for _, t := range touches {
 		if !t.Writes || t.OnlyConst != "" || t.Index <= concurrency.Const {
@@ -171,7 +176,9 @@ func (c *checker) judgeShards(o object, arr string, slice bool) verdict {
 		}
 		tier := Likely
 		switch {
-		case !t.Op.Steady():
+		case !t.Op.Steady(), pair:
+			// Two elements are a hot and a cold copy that writers
+			// take turns at, not a table of CPUs.
 		case t.Index == concurrency.Stripe, locked && t.Index == concurrency.Hash:
 			tier = Proven
 		}

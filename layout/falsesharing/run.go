@@ -441,11 +441,6 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 				return
 			}
 			v := c.judgeShards(o, wa, o.slice)
-			if arr := s.Field(wa); arr != nil && arr.Len <= 2 && v.tier == Proven {
-				// Two elements are a hot and a cold copy that writers
-				// take turns at, not a table of CPUs.
-				v.tier = Likely
-			}
 			// Elements padded to a whole number of lines meet only
 			// where the table starts mid-line.
 			padded := false
