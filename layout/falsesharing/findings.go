@@ -36,8 +36,11 @@ type finding struct {
 	// whole line: they meet only at their edges, where the table starts
 	// mid-line.
 	paddedToLine bool
-	tier         Tier         // the strongest evidence of any partner
-	tn           types.Object // the type, or the variable of a package-level array
+	// exposed is set for a hot member beside cache-line padding whose
+	// line holds memory outside the object.
+	exposed bool
+	tier    Tier         // the strongest evidence of any partner
+	tn      types.Object // the type, or the variable of a package-level array
 	// where: per GOARCH and line size, the phases at which the members
 	// share a line, all phases, and why the object starts there.
 	where   map[archLine]*phases
@@ -119,7 +122,10 @@ func (c *checker) report() {
 		}
 		// Partners with less evidence than asked for are left out.
 		f.partners = slices.DeleteFunc(f.partners, func(p partner) bool { return p.tier < c.cfg.tier })
-		if f.rule == Neighbour {
+		switch {
+		case f.exposed:
+			f.rule = c.classifyExposed(f)
+		case f.rule == Neighbour:
 			f.rule = c.classify(f)
 		}
 		c.reportFinding(f)
@@ -204,8 +210,15 @@ func padBetween(s *layout.Struct, a, b string) *layout.Field {
 }
 
 func isPadding(f *layout.Field) bool {
-	name := strings.ToLower(strings.TrimLeft(f.Name, "_"))
-	return f.Name == "_" || strings.HasPrefix(name, "pad") || strings.Contains(f.Type, "CacheLinePad")
+	return f.Name == "_" || padName(f.Name) || strings.Contains(f.Type, "CacheLinePad")
+}
+
+// padName reports whether a member is named as padding: pad, _pad1,
+// padding, prepadding, postPad.
+func padName(name string) bool {
+	n := strings.ToLower(strings.TrimLeft(name, "_"))
+	n = strings.TrimRight(n, "0123456789")
+	return strings.HasPrefix(n, "pad") || strings.HasSuffix(n, "pad") || strings.HasSuffix(n, "padding")
 }
 
 // where describes the GOARCHes, line sizes and phases of a finding.
@@ -277,8 +290,11 @@ func (c *checker) reportFinding(f *finding) {
 		}
 		return c.memberPos(f.tn, member)
 	}
-	switch f.rule {
-	case ShardStride:
+	switch {
+	case f.exposed:
+		d.Pos = at(f.hot)
+		d.Message = f.exposedMessage(line)
+	case f.rule == ShardStride:
 		arr := s.Field(f.a)
 		elem := arr.Size / max(arr.Len, 1)
 		d.Pos = at(f.a)
@@ -304,7 +320,7 @@ func (c *checker) reportFinding(f *finding) {
 			d.Message = fmt.Sprintf("the hot members of neighbouring elements of %s share a line (%s); pad each element so that they are a whole line apart: %s", f.a, f.whereText(), f.why)
 		}
 		d.SuggestedFixes = c.padElementFix(f, arr, elem, line)
-	case Neighbour:
+	case f.rule == Neighbour:
 		d.Pos = at(f.hot)
 		var with []string
 		for _, p := range f.partners {
@@ -322,7 +338,7 @@ func (c *checker) reportFinding(f *finding) {
 		d.Message = fmt.Sprintf("%s shares a line with %s (%s), and %s: false sharing; put them on separate lines",
 			f.hot, joinWords(with), f.whereText(), strings.Join(whys, " "))
 		d.SuggestedFixes = c.insertPadFix(f, s, line)
-	case PhasePadding:
+	case f.rule == PhasePadding:
 		d.Pos = at(f.b)
 		var starts []string
 		for al, p := range f.where {
@@ -330,10 +346,10 @@ func (c *checker) reportFinding(f *finding) {
 				starts = append(starts, joinInts(p.all))
 			}
 		}
-		d.Message = fmt.Sprintf("the padding between %s and %s separates them only at some of the offsets where a %s can start (%s bytes into a %d B line, by the Go allocator and linker): they share %s; pad so that they are a whole line apart",
-			f.a, f.b, f.tn.Name(), strings.Join(starts, ""), line, f.whereText())
+		d.Message = fmt.Sprintf("the padding between %s and %s separates them only at some of the offsets where %s can start (%s bytes into a %d B line, by the Go allocator and linker): they share %s; pad so that they are a whole line apart",
+			f.a, f.b, article(f.tn.Name()), strings.Join(starts, ""), line, f.whereText())
 		d.SuggestedFixes = c.growPadFix(f, s, line)
-	case ShortPadding:
+	case f.rule == ShortPadding:
 		d.Pos = at(f.b)
 		d.Message = fmt.Sprintf("the padding between %s and %s is too short for %s: they share a line there; pad for %d bytes or use golang.org/x/sys/cpu.CacheLinePad",
 			f.a, f.b, f.whereText(), line)

@@ -56,8 +56,7 @@ func linePad(v *types.Var) bool {
 	if n, ok := types.Unalias(v.Type()).(*types.Named); ok && n.Obj().Name() == "CacheLinePad" {
 		return true
 	}
-	name := strings.ToLower(strings.TrimLeft(v.Name(), "_"))
-	if v.Name() != "_" && !strings.HasPrefix(name, "pad") {
+	if v.Name() != "_" && !padName(v.Name()) {
 		return false
 	}
 	a, ok := v.Type().Underlying().(*types.Array)

@@ -74,8 +74,11 @@ the padding was computed for. A Go object is not guaranteed to start on a
 cache line: the allocator places it by size class (a 72-byte object lives in
 class 80 and can start 16, 32 or 48 bytes into a line), package-level
 variables are aligned to at most 32 bytes, and array elements sit at i*size.
-At the other phases the two members share a line again. The fix pads to a
-whole line plus the members' distance, so that no phase joins them.`,
+At the other phases the two members share a line again. The same holds for
+a hot member beside padding at the object's edge (or in an array's element):
+at some phases the neighbouring object or element shares its line. The fix
+pads to a whole line plus the members' distance, so that no phase joins
+them.`,
 		Bad: `type pair struct {
 	a atomic.Int64
 	_ [48]byte // separates a and b only if pair starts on a line
@@ -94,8 +97,10 @@ whole line plus the members' distance, so that no phase joins them.`,
 or [64 - n%64]byte) separates members on amd64 but not on a GOARCH whose
 coherence granule is larger: 128 bytes on arm64 (as x/sys/cpu.CacheLinePad
 assumes; a Kunpeng 920's L3 line) and ppc64, 256 on s390x. The analyzer
-checks every GOARCH in -falsesharing.arch. The fix pads for the largest
-line, or uses x/sys/cpu.CacheLinePad, which is sized per GOARCH.`,
+checks every GOARCH in -falsesharing.arch, both between members and between
+a hot member and the neighbouring object or element that padding at the
+object's edge is to keep away. The fix pads for the largest line, or uses
+x/sys/cpu.CacheLinePad, which is sized per GOARCH.`,
 		Bad: `type limiter struct {
 	tokens atomic.Int64
 	_      [56]byte

@@ -138,6 +138,8 @@ type checker struct {
 	found    map[string]*finding
 	order    []string
 	reported map[string]bool
+	// elements memoises elementTypes.
+	elements map[types.Object]bool
 }
 
 // elementUses returns the members of an element type that are used
@@ -357,21 +359,28 @@ func (c *checker) checkObject(o object, arch string) error {
 		for _, lp := range cs.FalsePairs() {
 			c.consider(o, s, paths, arch, cs, oa, lp)
 		}
+		c.checkExposed(o, s, arch, cs, oa)
 	}
 	return nil
 }
 
 // placementOf returns where a struct type's objects can start: where
-// the allocator puts them, and where the linker does too when a
-// package-level variable of the package holds one.
+// the allocator puts them, where the linker does too when a
+// package-level variable of the package holds one, and anywhere its
+// alignment allows when it is an array's or slice's element.
 func (c *checker) placementOf(tn *types.TypeName) func(*layout.Struct, int64) ([]int64, string) {
 	ctxs := []placement.Context{placement.Heap}
 	if c.hasGlobal(tn) {
 		ctxs = append(ctxs, placement.Global)
 	}
+	element := c.elementTypes()[tn]
 	return func(s *layout.Struct, line int64) ([]int64, string) {
 		var all []int64
 		var reasons []string
+		if element {
+			all = s.Phases(line)
+			reasons = append(reasons, "an element of an array or slice: at any multiple of its alignment")
+		}
 		for _, ctx := range ctxs {
 			p, err := placement.Phases(s, line, ctx)
 			if err != nil {

@@ -49,10 +49,13 @@ func (b *builder) classifyOnce(v ssa.Value, depth int) Index {
 		return b.classify(x.X, depth+1)
 	case *ssa.UnOp:
 		if x.Op == token.MUL {
-			// A loaded value: a field named for what it holds.
+			// A loaded value: a field that holds what the package
+			// stores into it (a token's slot drawn at random), or one
+			// named for what it holds.
 			if fa, ok := x.X.(*ssa.FieldAddr); ok {
 				if st, ok := coreType(deref(fa.X.Type())).(*types.Struct); ok {
-					return max(Unknown, nameIndex(st.Field(fa.Field).Name()))
+					f := st.Field(fa.Field)
+					return max(Unknown, b.storedIndex(f.Origin(), depth), nameIndex(f.Name()))
 				}
 			}
 			return Unknown
@@ -122,4 +125,54 @@ func nameIndex(name string) Index {
 		}
 	}
 	return Unknown
+}
+
+// fieldOf returns the field an address points to, or nil.
+func (b *builder) fieldOf(addr ssa.Value) *types.Var {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	st, ok := coreType(deref(fa.X.Type())).(*types.Struct)
+	if !ok {
+		return nil
+	}
+	return st.Field(fa.Field).Origin()
+}
+
+// eachInstr calls f for every instruction of the package's functions.
+func (b *builder) eachInstr(f func(ssa.Instruction)) {
+	for _, fn := range b.sourceFuncs() {
+		for _, blk := range fn.Blocks {
+			for _, in := range blk.Instrs {
+				f(in)
+			}
+		}
+	}
+}
+
+// storedIndex classifies the values the package stores into a field: a
+// stripe when every one is. A field that something else also writes
+// (a parameter, a value the model cannot read) tells nothing.
+func (b *builder) storedIndex(f *types.Var, depth int) Index {
+	if b.fieldStores == nil {
+		b.fieldStores = map[*types.Var][]ssa.Value{}
+		b.eachInstr(func(in ssa.Instruction) {
+			if st, ok := in.(*ssa.Store); ok {
+				if v := b.fieldOf(st.Addr); v != nil {
+					b.fieldStores[v] = append(b.fieldStores[v], st.Val)
+				}
+			}
+		})
+	}
+	vals := b.fieldStores[f]
+	if len(vals) == 0 {
+		return Unknown
+	}
+	for _, v := range vals {
+		if b.classify(v, depth+1) != Stripe {
+			return Unknown
+		}
+	}
+	return Stripe
 }

@@ -2,6 +2,8 @@ package concurrency_test
 
 import (
 	"fmt"
+	"go/ast"
+	"go/types"
 	"os"
 	"path/filepath"
 	"sort"
@@ -80,6 +82,10 @@ func TestModel(t *testing.T) {
 		`  store Stats.done atomic=true fresh=false const="true" locks=[] index=`,
 		// Do counts a failure under the lock only if f failed.
 		`  store Stats.cfg atomic=false fresh=false const="" locks=[Stats.mu] index= after an error`,
+		// A slot loaded from a token is as random as what was stored
+		// there; Time.After is no timer.
+		"op (*Readers).Enter: steady",
+		`  update Readers.slots[] atomic=true fresh=false const="" locks=[] index=per CPU, at random or by a ticket`,
 	} {
 		if !strings.Contains("\n"+got+"\n", "\n"+want+"\n") {
 			t.Errorf("model lacks %q; it is:\n%s", want, got)
@@ -105,4 +111,27 @@ func envWithout(names ...string) []string {
 		}
 	}
 	return out
+}
+
+// TestBuildFailure checks that a package the SSA builder cannot handle
+// is an error naming the package, not a crash: here, type information
+// with no types recorded for the package's expressions.
+func TestBuildFailure(t *testing.T) {
+	dir, _ := filepath.Abs("testdata")
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: filepath.Join(dir, "src", "model"),
+		Env: append(envWithout("GOPATH", "GO111MODULE", "GOFLAGS"), "GOPATH="+dir, "GO111MODULE=off", "GOFLAGS=")}
+	pkgs, err := packages.Load(cfg, "model")
+	if err != nil || len(pkgs) != 1 {
+		t.Fatalf("load model: %v", err)
+	}
+	p := pkgs[0]
+	info := *p.TypesInfo
+	info.Types = map[ast.Expr]types.TypeAndValue{}
+	m, err := concurrency.Build(p.Fset, p.Types, p.Syntax, &info, nil, nil)
+	if err == nil || m != nil {
+		t.Fatalf("Build with no expression types = %v, %v; want an error", m, err)
+	}
+	if !strings.HasPrefix(err.Error(), "model: the concurrency model cannot be built: ") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("error %q does not name the package in one line", err)
+	}
 }

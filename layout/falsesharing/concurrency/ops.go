@@ -285,7 +285,8 @@ func timer(fn *ssa.Function) bool {
 			if f == nil {
 				continue
 			}
-			if pkg, _, name := funcID(f); pkg == "time" && slices.Contains([]string{"NewTicker", "Tick", "Sleep", "After", "NewTimer"}, name) {
+			// Functions, not methods: Time.After compares two times.
+			if pkg, recv, name := funcID(f); pkg == "time" && recv == "" && slices.Contains([]string{"NewTicker", "Tick", "Sleep", "After", "NewTimer"}, name) {
 				return true
 			}
 		}

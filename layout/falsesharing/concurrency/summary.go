@@ -91,7 +91,10 @@ type builder struct {
 	sums  map[*ssa.Function]*summary
 	// indexes memoises how index values are computed.
 	indexes map[ssa.Value]Index
-	ids     map[types.Object]int
+	// fieldStores holds the values stored into each field of the
+	// package's struct types, for indexes loaded from a field.
+	fieldStores map[*types.Var][]ssa.Value
+	ids         map[types.Object]int
 	// external says how other packages' methods use their receivers.
 	external func(*types.Func) (Kind, bool)
 	// interest says which objects' accesses the model keeps; nil keeps

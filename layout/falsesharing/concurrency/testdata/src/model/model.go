@@ -2,6 +2,7 @@
 package model
 
 import (
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -61,4 +62,23 @@ func (s *Stats) Do(f func() error) {
 		s.cfg--
 		s.mu.Unlock()
 	}
+}
+
+// Token is a reader's slot, drawn at random once and kept.
+type Token struct{ slot uint32 }
+
+// Readers counts readers in slots that each reader's token chooses.
+type Readers struct {
+	slots    [64]atomic.Int32
+	deadline time.Time
+}
+
+// Enter takes the reader's slot. Comparing times is no timer: Enter runs
+// on the steady state.
+func (r *Readers) Enter(t *Token) bool {
+	if t.slot == 0 {
+		t.slot = rand.Uint32()
+	}
+	r.slots[t.slot%64].Add(1)
+	return time.Now().After(r.deadline)
 }

@@ -41,7 +41,7 @@ var padded64 Padded64
 type Padded64 struct {
 	head atomic.Uint64
 	_    [56]byte
-	tail atomic.Uint64 // want `the padding between head and tail is too short for 128 B lines on arm64 when the Padded64 starts 0 or 32 bytes into one: they share a line there; pad for 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4, declared\)`
+	tail atomic.Uint64 // want `the padding between head and tail is too short for 128 B lines on arm64 when the Padded64 starts 0 or 32 bytes into one: they share a line there; pad for 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4, declared\)` `the padding beside tail is sized for a smaller line: the neighbouring object or element shares tail's line \(128 B lines on arm64 when the Padded64 starts 64 or 96 bytes into one\); pad for 128 bytes or use golang.org/x/sys/cpu.CacheLinePad \(FS4, declared\)`
 	_    [56]byte
 }
 

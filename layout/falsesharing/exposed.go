@@ -1,0 +1,170 @@
+package falsesharing
+
+import (
+	"fmt"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/falsesharing/concurrency"
+	"github.com/mglayout/mglayout/layout/sharing"
+)
+
+// checkExposed finds the hot members beside cache-line padding whose
+// line also holds another object's members. The padding declares that
+// its author wanted the member on a line of its own; where the object can
+// start decides whether it gets one (FS3), and a pad sized for a smaller
+// line never gives it one (FS4).
+func (c *checker) checkExposed(o object, s *layout.Struct, arch string, cs *sharing.Case, oa *sharing.ObjectAnalysis) {
+	members := c.exposable(o, s)
+	if len(members) == 0 {
+		return
+	}
+	// Elements of an array or slice have their own kind beside them.
+	// Other objects have unknown neighbours; padding at an edge of the
+	// object declares that they are to be kept off.
+	element := c.elementTypes()[o.tn]
+	top := s.Members(-1)
+	leading, trailing := linePadField(&s.Fields[top[0]]), linePadField(&s.Fields[top[len(top)-1]])
+	for _, m := range members {
+		for _, l := range cs.Lines {
+			if !l.Exposed() || !slices.ContainsFunc(l.Members, func(leaf string) bool { return concurrency.Within(leaf, m) }) {
+				continue
+			}
+			var before, after bool
+			if element {
+				before = !onlyPadding(s, s.Size-l.ExposedBefore, s.Size)
+				after = !onlyPadding(s, 0, l.ExposedAfter)
+			} else {
+				before = leading && l.ExposedBefore > 0
+				after = trailing && l.ExposedAfter > 0
+			}
+			if !before && !after {
+				continue
+			}
+			tier := Declared
+			if element && s.Size%cs.Line == 0 {
+				// Padded to whole lines, as paddedToLine tables are:
+				// whether the array starts mid-line is a guess.
+				tier = Likely
+			}
+			f := finding{rule: PhasePadding, key: "exposed|" + m, a: m, b: m, hot: m, tier: tier, exposed: true}
+			c.add(o.tn, s, arch, cs, oa, f, "", "")
+			break
+		}
+	}
+}
+
+// exposable returns the members of a struct type that sit beside
+// cache-line padding at its top level, with no other pad between, and
+// that the package writes concurrently (atomics, locks).
+func (c *checker) exposable(o object, s *layout.Struct) []string {
+	tn, ok := o.tn.(*types.TypeName)
+	if !ok || o.objects != nil || o.slice || o.declared || tn.Type() != o.typ {
+		return nil
+	}
+	// The members between two pads, or between a pad and an edge of
+	// the object, form a run that the pad beside it is for.
+	var out, run []string
+	padded := false
+	flush := func(padAfter bool) {
+		if padded || padAfter {
+			out = append(out, run...)
+		}
+		run = nil
+	}
+	for _, fi := range s.Members(-1) {
+		f := &s.Fields[fi]
+		if linePadField(f) {
+			flush(true)
+			padded = true
+			continue
+		}
+		v := c.hot.memberVars(o.typ)[f.Path]
+		if !isPadding(f) && (slices.Contains(c.hot.hotMembers(o.tn), f.Path) || v != nil && concurrentElem(v.Type())) {
+			run = append(run, f.Path)
+		}
+	}
+	flush(false)
+	return out
+}
+
+// linePadField reports whether a member of a layout is cache-line
+// padding (linePad, on the layout).
+func linePadField(f *layout.Field) bool {
+	return isPadding(f) && f.Size >= minLinePad
+}
+
+// onlyPadding reports whether the bytes [off, end) of a layout hold
+// nothing but padding members and gaps.
+func onlyPadding(s *layout.Struct, off, end int64) bool {
+	if off >= end {
+		return true
+	}
+	if off < 0 {
+		return false
+	}
+	for _, i := range s.Members(-1) {
+		f := &s.Fields[i]
+		if f.Offset < end && off < f.End() && !isPadding(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// classifyExposed decides between FS4, for padding that keeps the
+// neighbours off the member's line at every phase of a smaller line
+// size checked but not at this one, and FS3.
+func (c *checker) classifyExposed(f *finding) *Rule {
+	line, _ := f.maxLine()
+	if c.cleanBelow(f, line) {
+		return ShortPadding
+	}
+	return PhasePadding
+}
+
+// exposedMessage words an exposed member's finding.
+func (f *finding) exposedMessage(line int64) string {
+	if f.rule == ShortPadding {
+		return fmt.Sprintf("the padding beside %s is sized for a smaller line: the neighbouring object or element shares %s's line (%s); pad for %d bytes or use golang.org/x/sys/cpu.CacheLinePad",
+			f.hot, f.hot, f.whereText(), line)
+	}
+	return fmt.Sprintf("the padding beside %s keeps other memory off its line only at some of the offsets where %s can start: the neighbouring object or element shares %s's line (%s); pad so that %s has a whole line to itself wherever the %s starts",
+		f.hot, article(f.tn.Name()), f.hot, f.whereText(), f.hot, f.tn.Name())
+}
+
+// article puts "a" or "an" before a name, by its first letter.
+func article(name string) string {
+	if name != "" && strings.ContainsRune("aeiouAEIOU", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
+}
+
+// elementTypes returns the struct types of the package that are the
+// elements of an array or slice type it uses, or that a loop allocates
+// one by one: their neighbours are objects of their own type.
+func (c *checker) elementTypes() map[types.Object]bool {
+	if c.elements != nil {
+		return c.elements
+	}
+	c.elements = map[types.Object]bool{}
+	for tn := range c.allocatedInLoops() {
+		c.elements[tn] = true
+	}
+	for _, tv := range c.pass.TypesInfo.Types {
+		var elem types.Type
+		switch t := tv.Type.Underlying().(type) {
+		case *types.Slice:
+			elem = t.Elem()
+		case *types.Array:
+			elem = t.Elem()
+		}
+		if n, ok := types.Unalias(elem).(*types.Named); ok && n.Obj().Pkg() == c.pass.Pkg {
+			c.elements[n.Origin().Obj()] = true
+		}
+	}
+	return c.elements
+}
