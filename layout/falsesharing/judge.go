@@ -81,14 +81,16 @@ type verdict struct {
 func (c *checker) judgePair(o object, hot, partner string) verdict {
 	// A reader of the partner must be seen apart from the hot member
 	// before the model is built; a second writer may read both.
-	if !c.hotMember(o, partner) && !c.touchIndex().mayMeetApart(o.tn, hot, partner) {
+	// (The syntax index knows members of struct types, not variables.)
+	if o.vars == nil && !c.hotMember(o, partner) && !c.touchIndex().mayMeetApart(o.tn, hot, partner) {
 		return verdict{}
 	}
 	m := c.model()
 	if m == nil || m.NotConcurrent(o.tn) {
 		return verdict{}
 	}
-	hotT := m.Touches(o.tn, hot, false)
+	hotObj := o.owner(hot)
+	hotT := m.Touches(hotObj, hot, false)
 	var writers []concurrency.Touch
 	for _, t := range hotT {
 		// A write made only once an error has occurred is no steady
@@ -109,7 +111,7 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 		return slices.ContainsFunc(hotT, func(t concurrency.Touch) bool { return t.Op == op && (t.Writes || !write) })
 	}
 	best := verdict{}
-	partnerT := m.Touches(o.tn, partner, false)
+	partnerT := m.Touches(o.owner(partner), partner, false)
 	for _, pt := range partnerT {
 		// A victim writes the partner and not the hot member, or reads
 		// the partner and does not touch the hot one at all: a reader
@@ -117,7 +119,7 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 		if touchesHot(pt.Op, pt.Writes) || !pt.Writes && touchesHot(pt.Op, false) {
 			continue
 		}
-		if isLock && holds(pt.Locks, o.tn, hot) {
+		if isLock && holds(pt.Locks, hotObj, hot) {
 			continue // data guarded by the lock beside it: true sharing
 		}
 		for _, w := range writers {

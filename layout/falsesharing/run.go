@@ -109,6 +109,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if err := c.checkObjects(arch); err != nil {
 			return nil, err
 		}
+		if err := c.checkGlobals(arch); err != nil {
+			return nil, err
+		}
 		for _, inst := range c.instances() {
 			if err := c.checkSliceMembers(inst.Origin().Obj(), inst.Underlying().(*types.Struct), arch); err != nil {
 				return nil, err
@@ -138,8 +141,9 @@ type checker struct {
 	found    map[string]*finding
 	order    []string
 	reported map[string]bool
-	// elements memoises elementTypes.
-	elements map[types.Object]bool
+	// elements memoises elementTypes, atomicVars atomicGlobals.
+	elements   map[types.Object]bool
+	atomicVars map[*types.Var]bool
 }
 
 // elementUses returns the members of an element type that are used
@@ -313,6 +317,20 @@ type object struct {
 	slice bool
 	// objects is set for a run of objects a loop allocates one by one.
 	objects *objectsRun
+	// vars is set for a run of package-level variables: the variable
+	// each top-level member stands for.
+	vars map[string]types.Object
+}
+
+// owner returns the object that the model knows a member of o by, and
+// the member's path in it.
+func (o object) owner(member string) types.Object {
+	if o.vars != nil {
+		top, _, _ := strings.Cut(member, ".")
+		top, _, _ = strings.Cut(top, "[")
+		return o.vars[top]
+	}
+	return o.tn
 }
 
 func (c *checker) checkObject(o object, arch string) error {
@@ -507,8 +525,10 @@ func (c *checker) addPair(o object, s *layout.Struct, add func(finding, string, 
 		return
 	}
 	owner := hot
-	if c.hotMember(o, partner) && a == partner {
-		owner, partner = partner, hot // two hot members: the earlier holds the finding
+	if c.hotMember(o, partner) && a == partner && o.vars == nil {
+		// Two hot members: the earlier holds the finding. Variables
+		// are declared apart, and each is padded apart.
+		owner, partner = partner, hot
 	}
 	key := owner
 	if padded {
