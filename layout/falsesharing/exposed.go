@@ -116,10 +116,10 @@ func onlyPadding(s *layout.Struct, off, end int64) bool {
 
 // classifyExposed decides between FS4, for padding that keeps the
 // neighbours off the member's line at every phase of a smaller line
-// size checked but not at this one, and FS3.
+// size checked but not at this one, or at no phase at all, and FS3.
 func (c *checker) classifyExposed(f *finding) *Rule {
 	line, _ := f.maxLine()
-	if c.cleanBelow(f, line) {
+	if c.cleanBelow(f, line) || !f.somePhases() {
 		return ShortPadding
 	}
 	return PhasePadding

@@ -117,7 +117,8 @@ func (c *checker) report() {
 			// a guess.
 			f.tier, f.why = Likely, "the elements are padded to a line, but the table can start where their edges meet"
 		}
-		if f.tier < c.cfg.tier {
+		if f.tier < c.cfg.tier || f.exposed && c.tabled[f.tn] {
+			// An element type's exposure is its table's finding.
 			continue
 		}
 		// Partners with less evidence than asked for are left out.

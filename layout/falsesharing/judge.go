@@ -145,6 +145,25 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 	return best
 }
 
+// writtenSteadily reports whether the steady state writes either of two
+// members, with more than one value: padding between members that
+// nothing but constructors and lifecycle methods write separates
+// nothing that contends. Without a model the padding is believed.
+func (c *checker) writtenSteadily(o object, a, b string) bool {
+	m := c.model()
+	if m == nil {
+		return true
+	}
+	for _, member := range []string{a, b} {
+		for _, t := range m.Touches(o.owner(member), member, o.slice) {
+			if t.Writes && t.Op.Steady() && t.OnlyConst == "" && !t.ErrOnly {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // markedHot reports whether a member is marked //mglayout:hot.
 func (c *checker) markedHot(o object, member string) bool {
 	v := c.hot.memberVars(o.typ)[member]

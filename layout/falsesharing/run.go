@@ -78,7 +78,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, err
 	}
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	c := &checker{pass: pass, cfg: cfg, dirs: dirs, in: in, found: map[string]*finding{}, reported: map[string]bool{},
+	c := &checker{pass: pass, cfg: cfg, dirs: dirs, in: in, found: map[string]*finding{}, reported: map[string]bool{}, tabled: map[types.Object]bool{},
 		hot: pass.ResultOf[HotMembers].(*hot)}
 
 	for tn, named := range structTypes(pass.Pkg) {
@@ -144,6 +144,8 @@ type checker struct {
 	// elements memoises elementTypes, atomicVars atomicGlobals.
 	elements   map[types.Object]bool
 	atomicVars map[*types.Var]bool
+	// tabled holds the element types of tables reported under FS1.
+	tabled map[types.Object]bool
 }
 
 // elementUses returns the members of an element type that are used
@@ -477,6 +479,11 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 			}
 			if v.tier > 0 {
 				add(finding{rule: ShardStride, key: wa, a: wa, b: wa, hot: wa, tier: v.tier, paddedToLine: padded}, "", v.why)
+				if arr, ok := c.hot.memberVars(o.typ)[wa]; ok && v.tier >= c.cfg.tier {
+					if n, ok := types.Unalias(elemOf(arr.Type())).(*types.Named); ok {
+						c.tabled[n.Origin().Obj()] = true
+					}
+				}
 			}
 			return
 		}
@@ -518,7 +525,7 @@ func (c *checker) addPair(o object, s *layout.Struct, add func(finding, string, 
 		return // the member's own type is checked, and says so once
 	}
 	padded := padBetween(s, a, b) != nil
-	if padded && v.tier < Declared && (v.tier > 0 || c.hotMember(o, partner)) {
+	if padded && v.tier < Declared && (v.tier > 0 || c.hotMember(o, partner) && c.writtenSteadily(o, a, b)) {
 		v = verdict{tier: Declared, why: fmt.Sprintf("the padding between %s and %s declares that they are used apart", a, b)}
 	}
 	if v.tier == 0 {

@@ -16,7 +16,7 @@ const (
 	other   rootKind = iota // a value loaded from elsewhere, a call's result
 	param                   // a parameter of the function
 	freeVar                 // a variable captured by a closure
-	fresh                   // an object the function allocated
+	fresh                   // an object the function allocated, or one handed over through a channel
 	global                  // a package-level variable
 )
 
@@ -130,6 +130,17 @@ done:
 	switch x := v.(type) {
 	case *ssa.Parameter:
 		c.root, c.index = param, slices.Index(fn.Params, x)
+		if sends(fn, x) {
+			c.root = fresh // the function's own until it hands it on
+		}
+	case *ssa.UnOp:
+		if x.Op == token.ARROW {
+			c.root = fresh // received: handed over to the function
+		}
+	case *ssa.Extract:
+		if _, ok := x.Tuple.(*ssa.Select); ok {
+			c.root = fresh
+		}
 	case *ssa.FreeVar:
 		c.root, c.index = freeVar, slices.Index(fn.FreeVars, x)
 	case *ssa.Alloc:
@@ -194,4 +205,32 @@ func coreType(t types.Type) types.Type {
 		return tp.Underlying()
 	}
 	return t.Underlying()
+}
+
+// sends reports whether a function sends a value on a channel: it hands
+// the object over, and what it does to it before is done alone.
+func sends(fn *ssa.Function, v ssa.Value) bool {
+	sent := func(x ssa.Value) bool {
+		if mi, ok := x.(*ssa.MakeInterface); ok {
+			x = mi.X
+		}
+		return x == v
+	}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			switch in := in.(type) {
+			case *ssa.Send:
+				if sent(in.X) {
+					return true
+				}
+			case *ssa.Select:
+				for _, st := range in.States {
+					if st.Dir == types.SendOnly && sent(st.Send) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

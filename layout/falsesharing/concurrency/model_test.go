@@ -86,6 +86,10 @@ func TestModel(t *testing.T) {
 		// there; Time.After is no timer.
 		"op (*Readers).Enter: steady",
 		`  update Readers.slots[] atomic=true fresh=false const="" locks=[] index=per CPU, at random or by a ticket`,
+		// An object received from a channel, or sent on one later, is
+		// the operation's own.
+		`  store Buf.tag atomic=false fresh=true const="\"x\"" locks=[] index=`,
+		`  store Buf.n atomic=true fresh=true const="0" locks=[] index=`,
 	} {
 		if !strings.Contains("\n"+got+"\n", "\n"+want+"\n") {
 			t.Errorf("model lacks %q; it is:\n%s", want, got)

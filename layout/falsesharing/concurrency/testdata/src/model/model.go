@@ -82,3 +82,23 @@ func (r *Readers) Enter(t *Token) bool {
 	r.slots[t.slot%64].Add(1)
 	return time.Now().After(r.deadline)
 }
+
+// Buf is handed over through Pool's channel: whoever holds it uses it
+// alone.
+type Buf struct {
+	n   atomic.Int64
+	tag string
+}
+
+type Pool struct{ ch chan *Buf }
+
+func (p *Pool) Get() *Buf {
+	b := <-p.ch
+	b.tag = "x"
+	return b
+}
+
+func (p *Pool) Put(b *Buf) {
+	b.n.Store(0)
+	p.ch <- b
+}

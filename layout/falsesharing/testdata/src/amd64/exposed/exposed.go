@@ -91,3 +91,19 @@ func (l *Locks) Lock(i int) {
 	for !l.locks[i%len(l.locks)].mu.CompareAndSwap(0, 1) {
 	}
 }
+
+// config pads between members that only its constructor and Dispose
+// write: the padding separates nothing that contends.
+type config struct {
+	mask     uint64
+	_        [56]byte
+	disposed uint64
+}
+
+func NewConfig(n uint64) *config { return &config{mask: n - 1} }
+
+func (c *config) Dispose() { atomic.StoreUint64(&c.disposed, 1) }
+
+func (c *config) Slot(i uint64) (uint64, bool) {
+	return i & c.mask, atomic.LoadUint64(&c.disposed) == 1
+}

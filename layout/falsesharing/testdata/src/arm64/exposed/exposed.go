@@ -39,7 +39,7 @@ func (l *limiter) Take() int64 {
 // that the line holding one item's state can hold the previous item's
 // value too, at the elements' 72-byte stride.
 type item struct {
-	state atomic.Uint64 // want `the padding beside state keeps other memory off its line only at some of the offsets where an item can start: the neighbouring object or element shares state's line \(64 B lines on amd64 when the item starts 56 bytes into one; 128 B lines on arm64\); pad so that state has a whole line to itself wherever the item starts \(FS3, declared\)`
+	state atomic.Uint64
 	value any
 	_     [48]byte
 }
@@ -79,7 +79,7 @@ func (s *stats) Hit() { s.hits.Add(1) }
 // lock is a table's element padded to one 64-byte line: the elements
 // meet only where the table starts mid-line, which the allocator decides.
 type lock struct {
-	mu atomic.Int32 // want `the padding beside mu is sized for a smaller line: the neighbouring object or element shares mu's line \(128 B lines on arm64\); pad for 128 bytes or use golang\.org/x/sys/cpu\.CacheLinePad \(FS4, declared\)`
+	mu atomic.Int32
 	_  [60]byte
 }
 
@@ -90,4 +90,20 @@ func NewLocks(n int) *Locks { return &Locks{locks: make([]lock, n)} }
 func (l *Locks) Lock(i int) {
 	for !l.locks[i%len(l.locks)].mu.CompareAndSwap(0, 1) {
 	}
+}
+
+// config pads between members that only its constructor and Dispose
+// write: the padding separates nothing that contends.
+type config struct {
+	mask     uint64
+	_        [56]byte
+	disposed uint64
+}
+
+func NewConfig(n uint64) *config { return &config{mask: n - 1} }
+
+func (c *config) Dispose() { atomic.StoreUint64(&c.disposed, 1) }
+
+func (c *config) Slot(i uint64) (uint64, bool) {
+	return i & c.mask, atomic.LoadUint64(&c.disposed) == 1
 }
