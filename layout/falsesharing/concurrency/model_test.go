@@ -90,6 +90,8 @@ func TestModel(t *testing.T) {
 		// the operation's own.
 		`  store Buf.tag atomic=false fresh=true const="\"x\"" locks=[] index=`,
 		`  store Buf.n atomic=true fresh=true const="0" locks=[] index=`,
+		"op (*Vec).CurryWith: a constructor",
+		"op (*Vec).WriteText: a scrape",
 	} {
 		if !strings.Contains("\n"+got+"\n", "\n"+want+"\n") {
 			t.Errorf("model lacks %q; it is:\n%s", want, got)

@@ -175,17 +175,59 @@ func (b *builder) rare(fn *ssa.Function) string {
 		return ""
 	}
 	switch {
-	case strings.HasPrefix(name, "New") || strings.HasPrefix(name, "new") || strings.HasPrefix(name, "GetOrCreate"):
+	case strings.HasPrefix(name, "New") || strings.HasPrefix(name, "new") || strings.HasPrefix(name, "GetOrCreate"), derives(fn):
 		return "a constructor"
 	case lifecycleName(exported(name)):
 		return "a lifecycle method"
-	case (slices.Contains(scrapes, name) || slices.Contains(scrapes, exported(name))) && !writesBytes(fn):
+	case (slices.Contains(scrapes, name) || slices.Contains(scrapes, exported(name)) || scrapeName(exported(name))) && !writesBytes(fn):
 		return "a scrape"
 	case len(name) > 3 && (strings.HasPrefix(name, "Set") || strings.HasPrefix(name, "set")) && isUpper(name[3]),
 		len(name) > 4 && strings.HasPrefix(name, "With") && isUpper(name[4]):
 		return "a setter"
 	}
 	return ""
+}
+
+// scrapePrefixes start the names of methods that write the whole out:
+// WritePrometheus, CollectAll, DumpState.
+var scrapePrefixes = []string{"Write", "Collect", "Describe", "Dump", "Print", "Marshal"}
+
+func scrapeName(name string) bool {
+	for _, p := range scrapePrefixes {
+		if strings.HasPrefix(name, p) && len(name) > len(p) && isUpper(name[len(p)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// derives reports whether a method returns a new value of its
+// receiver's type, freshly allocated (or nil): CurryWith, Clone, With.
+// It builds an object from the receiver, as a constructor does.
+func derives(fn *ssa.Function) bool {
+	sig := fn.Signature
+	if sig.Recv() == nil || sig.Results().Len() == 0 || !types.Identical(sig.Results().At(0).Type(), sig.Recv().Type()) {
+		return false
+	}
+	if _, ok := sig.Recv().Type().(*types.Pointer); !ok {
+		return false
+	}
+	returns := 0
+	for _, blk := range fn.Blocks {
+		if ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok {
+			returns++
+			switch r := ret.Results[0].(type) {
+			case *ssa.Alloc:
+			case *ssa.Const:
+				if !r.IsNil() {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return returns > 0
 }
 
 // lifecycleName reports whether a name is a lifecycle verb or starts

@@ -102,3 +102,25 @@ func (p *Pool) Put(b *Buf) {
 	b.n.Store(0)
 	p.ch <- b
 }
+
+// Vec.CurryWith derives a labelled copy of a vector: a constructor in all but
+// name.
+type Vec struct {
+	mu     sync.RWMutex
+	labels []string
+}
+
+func (v *Vec) CurryWith(l string) (*Vec, error) {
+	if l == "" {
+		return nil, nil
+	}
+	return &Vec{labels: append(v.labels[:len(v.labels):len(v.labels)], l)}, nil
+}
+
+func (v *Vec) WriteText(w interface{ WriteString(string) (int, error) }) {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	for _, l := range v.labels {
+		w.WriteString(l)
+	}
+}
