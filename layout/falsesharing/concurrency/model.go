@@ -201,6 +201,12 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 		if !Within(path, member) {
 			continue
 		}
+		// An element of a slice member lives in another allocation:
+		// using it reads the member's header, and writes nothing in it.
+		kind, atomic, constStore := a.Kind, a.Atomic, a.ConstStore
+		if !slice && strings.HasPrefix(path[len(member):], "[*]") {
+			kind, atomic, constStore = Load, false, ""
+		}
 		if t != nil && t.Op != oa.op {
 			flush()
 		}
@@ -210,22 +216,22 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 		} else {
 			t.Locks = intersect(t.Locks, a.Locks)
 		}
-		if a.Kind.Writes() {
+		if kind.Writes() {
 			t.Writes = true
 			t.ErrOnly = t.ErrOnly && a.ErrPath
-			if a.Kind == Update {
+			if kind == Update {
 				t.Updates = true
 			}
-			if !a.Atomic && len(a.Locks) == 0 {
+			if !atomic && len(a.Locks) == 0 {
 				t.Plain = true
 			}
-			if a.ConstStore != "" {
-				consts[a.ConstStore] = true
+			if constStore != "" {
+				consts[constStore] = true
 			} else {
 				plain = true
 			}
 		}
-		t.Atomic = t.Atomic || a.Atomic
+		t.Atomic = t.Atomic || atomic
 		t.Index = max(t.Index, a.Index)
 	}
 	flush()

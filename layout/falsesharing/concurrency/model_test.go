@@ -31,8 +31,12 @@ func load(t *testing.T, path string) *concurrency.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
+	scopes[m] = p.Types.Scope()
 	return m
 }
+
+// scopes keeps each loaded model's package scope, to look types up in.
+var scopes = map[*concurrency.Model]*types.Scope{}
 
 // dump writes each operation and its accesses, one line each, sorted.
 func dump(m *concurrency.Model) string {
@@ -91,6 +95,7 @@ func TestModel(t *testing.T) {
 		`  store Buf.tag atomic=false fresh=true const="\"x\"" locks=[] index=`,
 		`  store Buf.n atomic=true fresh=true const="0" locks=[] index=`,
 		"op (*Vec).CurryWith: a constructor",
+		"op (*Vec).MustCurryWith: a constructor",
 		"op (*Vec).WriteText: a scrape",
 	} {
 		if !strings.Contains("\n"+got+"\n", "\n"+want+"\n") {
@@ -139,5 +144,23 @@ func TestBuildFailure(t *testing.T) {
 	}
 	if !strings.HasPrefix(err.Error(), "model: the concurrency model cannot be built: ") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("error %q does not name the package in one line", err)
+	}
+}
+
+// TestTouchesSliceHeader checks that a write to a slice member's element
+// is a read of the member itself (its header) and a write of its
+// elements.
+func TestTouchesSliceHeader(t *testing.T) {
+	m := load(t, "model")
+	ring := scopes[m].Lookup("Ring")
+	for _, tc := range []struct {
+		member string
+		slice  bool
+		writes bool
+	}{{"slots", false, false}, {"slots[]", true, true}} {
+		ts := m.Touches(ring, tc.member, tc.slice)
+		if len(ts) != 1 || ts[0].Writes != tc.writes {
+			t.Errorf("Touches(Ring, %q, %v) = %+v; want one touch by Put, writing: %v", tc.member, tc.slice, ts, tc.writes)
+		}
 	}
 }

@@ -137,7 +137,9 @@ func opName(fn *ssa.Function, goroutine bool) string {
 // the steady state.
 var (
 	lifecycle = []string{"Close", "Stop", "Shutdown", "Release", "Reset", "Dispose", "Free", "Tune", "Reboot",
-		"Init", "Start", "Open", "Purge", "Clear", "Resize", "Drain", "Register", "Unregister", "MustRegister"}
+		"Init", "Start", "Open", "Purge", "Clear", "Resize", "Drain", "Register", "Unregister", "MustRegister",
+		// Maintenance of the whole: now and then, when its owner says.
+		"Trim", "TrimTo", "Shrink", "Compact"}
 	scrapes = []string{"String", "GoString", "Format", "Error", "MarshalJSON", "MarshalText", "Desc", "Describe",
 		"Collect", "Write", "WriteTo", "Snapshot", "Stats", "Dump", "Report", "Print", "Metrics",
 		"Percentile", "Percentiles", "Quantile", "Quantiles",
@@ -168,6 +170,9 @@ func (b *builder) rare(fn *ssa.Function) string {
 		}
 		if lifecycleName(name) {
 			return "a lifecycle function"
+		}
+		if scrapeName(name) && !writesBytes(fn) {
+			return "a scrape"
 		}
 		if converts(name) {
 			return "a conversion of the whole"
@@ -204,7 +209,10 @@ func scrapeName(name string) bool {
 // derives reports whether a method returns a new value of its
 // receiver's type, freshly allocated (or nil): CurryWith, Clone, With.
 // It builds an object from the receiver, as a constructor does.
-func derives(fn *ssa.Function) bool {
+func derives(fn *ssa.Function) bool { return derivesWithin(fn, 3) }
+
+// derivesWithin is derives, following returned calls depth deep.
+func derivesWithin(fn *ssa.Function, depth int) bool {
 	sig := fn.Signature
 	if sig.Recv() == nil || sig.Results().Len() == 0 || !types.Identical(sig.Results().At(0).Type(), sig.Recv().Type()) {
 		return false
@@ -216,18 +224,35 @@ func derives(fn *ssa.Function) bool {
 	for _, blk := range fn.Blocks {
 		if ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok {
 			returns++
-			switch r := ret.Results[0].(type) {
-			case *ssa.Alloc:
-			case *ssa.Const:
-				if !r.IsNil() {
-					return false
-				}
-			default:
+			if !derived(ret.Results[0], depth) {
 				return false
 			}
 		}
 	}
 	return returns > 0
+}
+
+// derived reports whether a returned value is a new object: allocated
+// here, nil, or what a method that derives returned (MustCurryWith
+// returning CurryWith's result).
+func derived(v ssa.Value, depth int) bool {
+	callee := func(c *ssa.CallCommon) bool {
+		f := c.StaticCallee()
+		return depth > 0 && f != nil && f.Blocks != nil && derivesWithin(f, depth-1)
+	}
+	switch r := v.(type) {
+	case *ssa.Alloc:
+		return true
+	case *ssa.Const:
+		return r.IsNil()
+	case *ssa.Extract:
+		if call, ok := r.Tuple.(*ssa.Call); ok && r.Index == 0 {
+			return callee(call.Common())
+		}
+	case *ssa.Call:
+		return callee(r.Common())
+	}
+	return false
 }
 
 // lifecycleName reports whether a name is a lifecycle verb or starts

@@ -124,3 +124,25 @@ func (v *Vec) WriteText(w interface{ WriteString(string) (int, error) }) {
 		w.WriteString(l)
 	}
 }
+
+func (v *Vec) MustCurryWith(l string) *Vec {
+	c, err := v.CurryWith(l)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// Ring's slots live in their own allocation: Put writes a slot, and only
+// reads the slice header beside next.
+type Ring struct {
+	next  atomic.Uint64
+	slots []slot
+}
+
+type slot struct{ seq atomic.Uint64 }
+
+func (r *Ring) Put() {
+	i := r.next.Add(1)
+	r.slots[i%uint64(len(r.slots))].seq.Store(i)
+}
