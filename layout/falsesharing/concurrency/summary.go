@@ -272,8 +272,13 @@ func (b *builder) call(emit func(acc), fn *ssa.Function, c *ssa.CallCommon) {
 		if k, ok := atomicKind(pkg, recv, name); ok {
 			if len(c.Args) > 0 {
 				constStore := ""
-				if k == Store && len(c.Args) > 1 {
+				switch {
+				case k == Store && len(c.Args) > 1:
 					constStore = constOf(c.Args[1])
+				case strings.HasPrefix(name, "CompareAndSwap") && len(c.Args) > 2 && constOf(c.Args[1]) != "":
+					// From one constant to another: a flag raised,
+					// once (log once), unless other writes differ.
+					constStore = constOf(c.Args[2])
 				}
 				b.record(emit, fn, c.Args[0], k, true, constStore)
 			}

@@ -136,8 +136,16 @@ func (v *Vec) MustCurryWith(l string) *Vec {
 // Ring's slots live in their own allocation: Put writes a slot, and only
 // reads the slice header beside next.
 type Ring struct {
-	next  atomic.Uint64
-	slots []slot
+	next   atomic.Uint64
+	slots  []slot
+	warned uint32
+}
+
+// Warn warns once: a flag raised from 0 to 1.
+func (r *Ring) Warn() {
+	if atomic.CompareAndSwapUint32(&r.warned, 0, 1) {
+		println("ring full")
+	}
 }
 
 type slot struct{ seq atomic.Uint64 }
