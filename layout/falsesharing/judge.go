@@ -119,6 +119,9 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 		if touchesHot(pt.Op, pt.Writes) || !pt.Writes && touchesHot(pt.Op, false) {
 			continue
 		}
+		if pt.Writes && pt.ErrOnly {
+			continue // written only once an error has occurred: no steady victim
+		}
 		if isLock && holds(pt.Locks, hotObj, hot) {
 			continue // data guarded by the lock beside it: true sharing
 		}

@@ -95,6 +95,7 @@ func TestModel(t *testing.T) {
 		`  store Buf.tag atomic=false fresh=true const="\"x\"" locks=[] index=`,
 		`  store Buf.n atomic=true fresh=true const="0" locks=[] index=`,
 		`  update Ring.warned atomic=true fresh=false const="1" locks=[] index=`,
+		"op Verbose: a setter",
 		"op (*Vec).CurryWith: a constructor",
 		"op (*Vec).MustCurryWith: a constructor",
 		"op (*Vec).WriteText: a scrape",

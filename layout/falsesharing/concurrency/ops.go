@@ -76,6 +76,9 @@ func (b *builder) model() *Model {
 		if op.Rare == "" && getter(fn, op.Accesses) {
 			op.Rare = "a getter"
 		}
+		if op.Rare == "" && setsGlobals(fn, op.Accesses) {
+			op.Rare = "a setter"
+		}
 		m.Ops = append(m.Ops, op)
 	}
 	m.index()
@@ -298,6 +301,22 @@ func getter(fn *ssa.Function, accesses []Access) bool {
 	}
 	for _, a := range accesses {
 		if a.Kind.Writes() {
+			return false
+		}
+	}
+	return true
+}
+
+// setsGlobals reports whether a package-level function takes arguments,
+// returns nothing and only stores into package-level variables: it sets
+// the package's settings (ExposeMetadata(true), SetLogger(l)).
+func setsGlobals(fn *ssa.Function, accesses []Access) bool {
+	sig := fn.Signature
+	if sig.Recv() != nil || fn.Parent() != nil || sig.Params().Len() == 0 || sig.Results().Len() > 0 || len(accesses) == 0 {
+		return false
+	}
+	for _, a := range accesses {
+		if _, global := a.Obj.(*types.Var); !global || a.Kind != Store {
 			return false
 		}
 	}

@@ -154,3 +154,14 @@ func (r *Ring) Put() {
 	i := r.next.Add(1)
 	r.slots[i%uint64(len(r.slots))].seq.Store(i)
 }
+
+var verbose uint32
+
+// Verbose sets a package setting: a setter, whatever its name.
+func Verbose(v bool) {
+	n := uint32(0)
+	if v {
+		n = 1
+	}
+	atomic.StoreUint32(&verbose, n)
+}

@@ -30,3 +30,28 @@ func Fail() { failures.Add(1) }
 
 // Uptime reads the start time.
 func Uptime() time.Duration { return time.Since(started) }
+
+var lookups uint32
+
+// readErrLogged is raised once, on the first error: no steady writer
+// meets lookups on its line.
+var readErrLogged uint32
+
+// Lookup counts a lookup on every call.
+func Lookup(read func() error) error {
+	atomic.AddUint32(&lookups, 1)
+	if err := read(); err != nil {
+		if atomic.CompareAndSwapUint32(&readErrLogged, 0, 1) {
+			println("read:", err.Error())
+		}
+		return err
+	}
+	return nil
+}
+
+// Refresh rereads; it logs the first error too.
+func Refresh(read func() error) {
+	if err := read(); err != nil && atomic.CompareAndSwapUint32(&readErrLogged, 0, 1) {
+		println("refresh:", err.Error())
+	}
+}
