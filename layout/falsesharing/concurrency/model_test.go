@@ -97,6 +97,7 @@ func TestModel(t *testing.T) {
 		`  update Ring.warned atomic=true fresh=false const="1" locks=[] index=`,
 		"op Verbose: a setter",
 		"op (*Vec).CurryWith: a constructor",
+		"op (*Vec).CurryAny: a constructor",
 		"op (*Vec).MustCurryWith: a constructor",
 		"op (*Vec).WriteText: a scrape",
 	} {
@@ -165,4 +166,22 @@ func TestTouchesSliceHeader(t *testing.T) {
 			t.Errorf("Touches(Ring, %q, %v) = %+v; want one touch by Put, writing: %v", tc.member, tc.slice, ts, tc.writes)
 		}
 	}
+}
+
+// TestInterfaceCalls checks that a call through an interface runs the
+// package's implementations: Timer.Record reports to the one Sink.
+func TestInterfaceCalls(t *testing.T) {
+	m := load(t, "model")
+	for _, op := range m.Ops {
+		if op.Name != "(*Timer).Record" {
+			continue
+		}
+		for _, a := range op.Accesses {
+			if a.Obj.Name() == "Sink" && a.Member == "total" && a.Kind == concurrency.Store && len(a.Locks) == 1 {
+				return
+			}
+		}
+		t.Fatalf("(*Timer).Record does not write Sink.total under Sink.mu: %+v", op.Accesses)
+	}
+	t.Fatal("no operation (*Timer).Record")
 }

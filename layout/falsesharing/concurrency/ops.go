@@ -217,17 +217,23 @@ func derives(fn *ssa.Function) bool { return derivesWithin(fn, 3) }
 // derivesWithin is derives, following returned calls depth deep.
 func derivesWithin(fn *ssa.Function, depth int) bool {
 	sig := fn.Signature
-	if sig.Recv() == nil || sig.Results().Len() == 0 || !types.Identical(sig.Results().At(0).Type(), sig.Recv().Type()) {
+	if sig.Recv() == nil || sig.Results().Len() == 0 {
 		return false
 	}
-	if _, ok := sig.Recv().Type().(*types.Pointer); !ok {
+	recv, res := sig.Recv().Type(), sig.Results().At(0).Type()
+	if _, ok := recv.(*types.Pointer); !ok {
+		return false
+	}
+	// The result is of the receiver's type, or an interface it
+	// implements (HistogramVec.CurryWith returns an ObserverVec).
+	if iface, ok := res.Underlying().(*types.Interface); !types.Identical(res, recv) && !(ok && types.Implements(recv, iface)) {
 		return false
 	}
 	returns := 0
 	for _, blk := range fn.Blocks {
 		if ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok {
 			returns++
-			if !derived(ret.Results[0], depth) {
+			if !derived(ret.Results[0], recv, depth) {
 				return false
 			}
 		}
@@ -238,12 +244,14 @@ func derivesWithin(fn *ssa.Function, depth int) bool {
 // derived reports whether a returned value is a new object: allocated
 // here, nil, or what a method that derives returned (MustCurryWith
 // returning CurryWith's result).
-func derived(v ssa.Value, depth int) bool {
+func derived(v ssa.Value, recv types.Type, depth int) bool {
 	callee := func(c *ssa.CallCommon) bool {
 		f := c.StaticCallee()
 		return depth > 0 && f != nil && f.Blocks != nil && derivesWithin(f, depth-1)
 	}
 	switch r := v.(type) {
+	case *ssa.MakeInterface:
+		return types.Identical(r.X.Type(), recv) && derived(r.X, recv, depth)
 	case *ssa.Alloc:
 		return true
 	case *ssa.Const:

@@ -94,7 +94,9 @@ type builder struct {
 	// fieldStores holds the values stored into each field of the
 	// package's struct types, for indexes loaded from a field.
 	fieldStores map[*types.Var][]ssa.Value
-	ids         map[types.Object]int
+	// impls memoises implementations.
+	impls map[implKey][]*ssa.Function
+	ids   map[types.Object]int
 	// external says how other packages' methods use their receivers.
 	external func(*types.Func) (Kind, bool)
 	// interest says which objects' accesses the model keeps; nil keeps
@@ -113,7 +115,7 @@ func (b *builder) interesting(cands []cand) []cand {
 }
 
 func newBuilder(pkg *ssa.Package, files []*ast.File, info *types.Info) *builder {
-	return &builder{pkg: pkg, files: files, info: info, sums: map[*ssa.Function]*summary{}, indexes: map[ssa.Value]Index{}, ids: map[types.Object]int{}}
+	return &builder{pkg: pkg, files: files, info: info, sums: map[*ssa.Function]*summary{}, indexes: map[ssa.Value]Index{}, ids: map[types.Object]int{}, impls: map[implKey][]*ssa.Function{}}
 }
 
 // inPkg reports whether a function has a body of this package.
@@ -306,6 +308,12 @@ func (b *builder) call(emit func(acc), fn *ssa.Function, c *ssa.CallCommon) {
 			}
 			b.inline(emit, fn, callee, c.Args, bindings)
 		}
+	} else if c.IsInvoke() {
+		// A call through an interface runs one of the package's own
+		// implementations, where it has few: a reporter, a sink.
+		for _, impl := range b.implementations(c.Value.Type(), c.Method) {
+			b.inline(emit, fn, impl, append([]ssa.Value{c.Value}, c.Args...), nil)
+		}
 	}
 	// Functions handed to a call that runs them before it returns
 	// (sort.Slice's less, sync.Once's Do) are part of this function;
@@ -319,6 +327,47 @@ func (b *builder) call(emit func(acc), fn *ssa.Function, c *ssa.CallCommon) {
 		}
 	}
 }
+
+// maxImplementations bounds the implementations an interface call is
+// taken to run: past a few, the call says nothing of which.
+const maxImplementations = 3
+
+// implementations returns the methods of the package's types of interest
+// that an interface call of method m may run, or none when there are
+// more than maxImplementations.
+func (b *builder) implementations(iface types.Type, m *types.Func) []*ssa.Function {
+	key := implKey{iface.String(), m.Name()}
+	if fs, ok := b.impls[key]; ok {
+		return fs
+	}
+	it, ok := iface.Underlying().(*types.Interface)
+	var out []*ssa.Function
+	scope := b.pkg.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, isType := scope.Lookup(name).(*types.TypeName)
+		if !ok || !isType || tn.IsAlias() || b.interest != nil && !b.interest(tn) {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+			continue
+		}
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if types.Implements(t, it) {
+				if f := b.pkg.Prog.LookupMethod(t, m.Pkg(), m.Name()); b.inPkg(f) {
+					out = append(out, f)
+				}
+				break
+			}
+		}
+	}
+	if len(out) > maxImplementations {
+		out = nil
+	}
+	b.impls[key] = out
+	return out
+}
+
+type implKey struct{ iface, method string }
 
 // inline adds a callee's summary, mapped onto the caller's arguments
 // and the closure's bindings.

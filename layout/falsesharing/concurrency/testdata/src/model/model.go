@@ -165,3 +165,28 @@ func Verbose(v bool) {
 	}
 	atomic.StoreUint32(&verbose, n)
 }
+
+// Copier is implemented by Vec: CurryAny derives through it.
+type Copier interface{ WriteText(interface{ WriteString(string) (int, error) }) }
+
+func (v *Vec) CurryAny(l string) (Copier, error) {
+	return &Vec{labels: append(v.labels[:len(v.labels):len(v.labels)], l)}, nil
+}
+
+// Sink is the one Reporter of the package: Record runs its Report.
+type Reporter interface{ Report(n int64) }
+
+type Sink struct {
+	mu    sync.Mutex
+	total int64
+}
+
+func (s *Sink) Report(n int64) {
+	s.mu.Lock()
+	s.total += n
+	s.mu.Unlock()
+}
+
+type Timer struct{ r Reporter }
+
+func (t *Timer) Record(n int64) { t.r.Report(n) }
