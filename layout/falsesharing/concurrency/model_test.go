@@ -97,6 +97,7 @@ func TestModel(t *testing.T) {
 		`  update Ring.warned atomic=true fresh=false const="1" locks=[] index=`,
 		"op Verbose: a setter",
 		"op (*Vec).CurryWith: a constructor",
+		"op the goroutine started in inParallel: started by a lifecycle method",
 		"op (*Vec).CurryAny: a constructor",
 		"op (*Vec).MustCurryWith: a constructor",
 		"op (*Vec).WriteText: a scrape",

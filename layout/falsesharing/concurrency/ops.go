@@ -16,6 +16,7 @@ func (b *builder) model() *Model {
 	funcs := b.sourceFuncs()
 	called := map[*ssa.Function]bool{}
 	goroutine := map[*ssa.Function]bool{}
+	b.callers = map[*ssa.Function][]*ssa.Function{}
 	for _, fn := range funcs {
 		for _, blk := range fn.Blocks {
 			for _, in := range blk.Instrs {
@@ -34,6 +35,7 @@ func (b *builder) model() *Model {
 						goroutine[f] = true
 					} else {
 						called[f] = true
+						b.callers[f] = append(b.callers[f], fn)
 					}
 				}
 				if f := c.StaticCallee(); f != nil {
@@ -59,6 +61,11 @@ func (b *builder) model() *Model {
 			continue
 		}
 		op := &Op{Name: opName(fn, goroutine[fn]), Goroutine: goroutine[fn], Rare: b.rare(fn)}
+		if op.Rare == "" && goroutine[fn] {
+			if r := b.startedBy(fn, 3); r != "" {
+				op.Rare = "started by " + r
+			}
+		}
 		for _, a := range b.summarize(fn).accs {
 			for _, cd := range a.cands {
 				member := path(a.tokens[cd.start:])
@@ -264,6 +271,31 @@ func derived(v ssa.Value, recv types.Type, depth int) bool {
 		return callee(r.Common())
 	}
 	return false
+}
+
+// startedBy says why the function that starts a goroutine runs only
+// now and then, or "": a goroutine that a lifecycle method starts (to
+// release pools in parallel) runs when it does. An unexported function
+// runs as rarely as all of its callers, followed depth calls up.
+func (b *builder) startedBy(fn *ssa.Function, depth int) string {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if r := b.rare(fn); r != "" {
+		return r
+	}
+	if depth == 0 || fn.Object() == nil || fn.Object().Exported() || len(b.callers[fn]) == 0 {
+		return ""
+	}
+	why := ""
+	for _, caller := range b.callers[fn] {
+		r := b.startedBy(caller, depth-1)
+		if r == "" {
+			return ""
+		}
+		why = r
+	}
+	return why
 }
 
 // lifecycleName reports whether a name is a lifecycle verb or starts

@@ -94,6 +94,9 @@ type builder struct {
 	// fieldStores holds the values stored into each field of the
 	// package's struct types, for indexes loaded from a field.
 	fieldStores map[*types.Var][]ssa.Value
+	// callers lists the package's callers of each function, as the
+	// model finds the operations.
+	callers map[*ssa.Function][]*ssa.Function
 	// impls memoises implementations.
 	impls map[implKey][]*ssa.Function
 	ids   map[types.Object]int

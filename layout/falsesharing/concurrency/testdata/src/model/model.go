@@ -167,7 +167,9 @@ func Verbose(v bool) {
 }
 
 // Copier is implemented by Vec: CurryAny derives through it.
-type Copier interface{ WriteText(interface{ WriteString(string) (int, error) }) }
+type Copier interface {
+	WriteText(interface{ WriteString(string) (int, error) })
+}
 
 func (v *Vec) CurryAny(l string) (Copier, error) {
 	return &Vec{labels: append(v.labels[:len(v.labels):len(v.labels)], l)}, nil
@@ -190,3 +192,14 @@ func (s *Sink) Report(n int64) {
 type Timer struct{ r Reporter }
 
 func (t *Timer) Record(n int64) { t.r.Report(n) }
+
+// Group's Close resets its members in parallel, through a helper.
+type Group struct{ members []*Stats }
+
+func (g *Group) Close() { inParallel(g.members) }
+
+func inParallel(ss []*Stats) {
+	for _, s := range ss {
+		go func() { s.cfg = 0 }()
+	}
+}
