@@ -129,8 +129,11 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 			if serialised(w, pt) {
 				continue
 			}
-			if !pt.Writes && slices.ContainsFunc(partnerT, func(t concurrency.Touch) bool { return t.Op == w.Op && t.Writes }) {
-				continue // the reader needs what the writer writes beside the hot member: true sharing
+			if slices.ContainsFunc(partnerT, func(t concurrency.Touch) bool { return t.Op == w.Op && t.Writes }) {
+				// The writer writes the partner too: the reader needs
+				// what it writes, and another writer of the partner
+				// shares the partner itself with it. True sharing.
+				continue
 			}
 			tier := Likely
 			switch {

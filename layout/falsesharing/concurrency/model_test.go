@@ -96,6 +96,7 @@ func TestModel(t *testing.T) {
 		`  store Buf.n atomic=true fresh=true const="0" locks=[] index=`,
 		`  update Ring.warned atomic=true fresh=false const="1" locks=[] index=`,
 		"op Verbose: a setter",
+		"op (*Stats).Limit: a getter",
 		"op (*Vec).CurryWith: a constructor",
 		"op the goroutine started in inParallel: started by a lifecycle method",
 		"op (*Vec).CurryAny: a constructor",

@@ -327,7 +327,8 @@ func exported(name string) string {
 func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 
 // getter reports whether a method or function takes no arguments (or is
-// named for a count or size), returns values and writes nothing: Len,
+// named for a count or size), returns values and writes nothing but the
+// lock it reads under: Len,
 // Cap, HitCount, RunningByIndex. Such accessors serve whoever
 // polls them (stats, tests) or callers that write the same object
 // anyway, and contend with nothing of their own.
@@ -339,8 +340,19 @@ func getter(fn *ssa.Function, accesses []Access) bool {
 	if sig.Params().Len() > 0 && !statsName(fn.Name()) {
 		return false
 	}
+	// Taking the lock that guards what it reads is no write of state.
+	locks := map[Lock]bool{}
 	for _, a := range accesses {
 		if a.Kind.Writes() {
+			continue
+		}
+		for _, l := range a.Locks {
+			l.Read = false
+			locks[l] = true
+		}
+	}
+	for _, a := range accesses {
+		if a.Kind.Writes() && !locks[Lock{Obj: a.Obj, Member: a.Member}] {
 			return false
 		}
 	}

@@ -203,3 +203,10 @@ func inParallel(ss []*Stats) {
 		go func() { s.cfg = 0 }()
 	}
 }
+
+// Limit reads under the lock that guards what it reads: a getter.
+func (s *Stats) Limit() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.limit
+}
