@@ -187,3 +187,27 @@ func TestInterfaceCalls(t *testing.T) {
 	}
 	t.Fatal("no operation (*Timer).Record")
 }
+
+// TestCallbacks checks that a function value kept in a field runs in the
+// calls through it: Shard.Delete runs the callback NewCache chose, under
+// the shard's lock, and the callbacks are no operations of their own.
+func TestCallbacks(t *testing.T) {
+	m := load(t, "model")
+	for _, op := range m.Ops {
+		if strings.Contains(op.Name, "countRemove") || strings.Contains(op.Name, "logRemove") {
+			t.Errorf("callback %s is an operation of its own", op.Name)
+		}
+	}
+	for _, op := range m.Ops {
+		if op.Name != "(*Shard).Delete" {
+			continue
+		}
+		for _, a := range op.Accesses {
+			if a.Obj.Name() == "Cache" && a.Member == "removed" && a.Kind == concurrency.Update && len(a.Locks) == 1 && a.Locks[0].Member == "mu" {
+				return
+			}
+		}
+		t.Fatalf("(*Shard).Delete does not update Cache.removed under Shard.mu: %+v", op.Accesses)
+	}
+	t.Fatal("no operation (*Shard).Delete")
+}

@@ -17,6 +17,7 @@ func (b *builder) model() *Model {
 	called := map[*ssa.Function]bool{}
 	goroutine := map[*ssa.Function]bool{}
 	b.callers = map[*ssa.Function][]*ssa.Function{}
+	b.sites = map[*ssa.Function][]*ssa.CallCommon{}
 	for _, fn := range funcs {
 		for _, blk := range fn.Blocks {
 			for _, in := range blk.Instrs {
@@ -40,10 +41,25 @@ func (b *builder) model() *Model {
 				}
 				if f := c.StaticCallee(); f != nil {
 					mark(f, isGo)
+					b.sites[f] = append(b.sites[f], c)
 				}
 				for _, a := range c.Args {
 					if f, _ := funcValue(a); f != nil {
 						mark(f, isGo || spawns(c))
+					}
+				}
+			}
+		}
+	}
+	// A function value stored where the package calls it (a callback
+	// in a field) runs inside the calls.
+	for _, fn := range funcs {
+		for _, blk := range fn.Blocks {
+			for _, in := range blk.Instrs {
+				if call, ok := in.(ssa.CallInstruction); ok && !call.Common().IsInvoke() && call.Common().StaticCallee() == nil {
+					for _, t := range b.callbacks(call.Common().Value, 4) {
+						called[t.fn] = true
+						b.callers[t.fn] = append(b.callers[t.fn], fn)
 					}
 				}
 			}

@@ -97,6 +97,8 @@ type builder struct {
 	// callers lists the package's callers of each function, as the
 	// model finds the operations.
 	callers map[*ssa.Function][]*ssa.Function
+	// sites lists the static call sites of each function.
+	sites map[*ssa.Function][]*ssa.CallCommon
 	// impls memoises implementations.
 	impls map[implKey][]*ssa.Function
 	ids   map[types.Object]int
@@ -311,7 +313,11 @@ func (b *builder) call(emit func(acc), fn *ssa.Function, c *ssa.CallCommon) {
 			}
 			b.inline(emit, fn, callee, c.Args, bindings)
 		}
-	} else if c.IsInvoke() {
+	} else if !c.IsInvoke() {
+		for _, t := range b.callbacks(c.Value, 4) {
+			b.inline(emit, fn, t.fn, append(slices.Clone(t.recv), c.Args...), t.bindings)
+		}
+	} else {
 		// A call through an interface runs one of the package's own
 		// implementations, where it has few: a reporter, a sink.
 		for _, impl := range b.implementations(c.Value.Type(), c.Method) {
@@ -329,6 +335,70 @@ func (b *builder) call(emit func(acc), fn *ssa.Function, c *ssa.CallCommon) {
 			b.inline(emit, fn, f, nil, bindings)
 		}
 	}
+}
+
+// callback is a function that a dynamic call may run: with the
+// receiver a method value is bound to, or a closure's bindings.
+type callback struct {
+	fn       *ssa.Function
+	recv     []ssa.Value
+	bindings []ssa.Value
+}
+
+// callbacks returns the package's functions that a function value may
+// be, following it through phi nodes, the fields it is stored in and the
+// parameters it is passed as, depth steps: a removal callback chosen
+// when the cache is built and kept in each shard.
+func (b *builder) callbacks(v ssa.Value, depth int) []callback {
+	if depth == 0 {
+		return nil
+	}
+	switch x := v.(type) {
+	case *ssa.Function:
+		if b.inPkg(x) {
+			return []callback{{fn: x}}
+		}
+	case *ssa.MakeClosure:
+		f, ok := x.Fn.(*ssa.Function)
+		if !ok {
+			return nil
+		}
+		if b.inPkg(f) {
+			return []callback{{fn: f, bindings: x.Bindings}}
+		}
+		// A method value: the bound method, on the receiver bound.
+		if m, ok := f.Object().(*types.Func); ok && len(x.Bindings) == 1 {
+			if mf := b.pkg.Prog.FuncValue(m); b.inPkg(mf) {
+				return []callback{{fn: mf, recv: x.Bindings}}
+			}
+		}
+	case *ssa.Phi:
+		var out []callback
+		for _, e := range x.Edges {
+			out = append(out, b.callbacks(e, depth-1)...)
+		}
+		return out
+	case *ssa.UnOp:
+		if field := b.fieldOf(x.X); x.Op == token.MUL && field != nil {
+			b.storedIndex(field, 0) // fills fieldStores
+			var out []callback
+			for _, sv := range b.fieldStores[field] {
+				out = append(out, b.callbacks(sv, depth-1)...)
+			}
+			return out
+		}
+	case *ssa.Parameter:
+		fn := x.Parent()
+		i := slices.Index(fn.Params, x)
+		var out []callback
+		for _, c := range b.sites[fn] {
+			if i >= 0 && i < len(c.Args) {
+				out = append(out, b.callbacks(c.Args[i], depth-1)...)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // maxImplementations bounds the implementations an interface call is

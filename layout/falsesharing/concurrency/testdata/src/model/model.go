@@ -210,3 +210,39 @@ func (s *Stats) Limit() int64 {
 	defer s.mu.Unlock()
 	return s.limit
 }
+
+// Shard calls the removal callback its Cache chose when it was built.
+type Shard struct {
+	mu       sync.Mutex
+	onRemove func(int)
+}
+
+type Cache struct {
+	shards  []*Shard
+	removed int64
+}
+
+func NewCache(verbose bool) *Cache {
+	c := &Cache{}
+	cb := c.countRemove
+	if verbose {
+		cb = c.logRemove
+	}
+	c.shards = append(c.shards, newShard(cb))
+	return c
+}
+
+func newShard(cb func(int)) *Shard { return &Shard{onRemove: cb} }
+
+func (c *Cache) countRemove(n int) { atomic.AddInt64(&c.removed, int64(n)) }
+
+func (c *Cache) logRemove(n int) {
+	println("removed", n)
+	atomic.AddInt64(&c.removed, int64(n))
+}
+
+func (s *Shard) Delete(n int) {
+	s.mu.Lock()
+	s.onRemove(n)
+	s.mu.Unlock()
+}
