@@ -97,6 +97,7 @@ func TestModel(t *testing.T) {
 		`  update Ring.warned atomic=true fresh=false const="1" locks=[] index=`,
 		"op Verbose: a setter",
 		"op (*Stats).Limit: a getter",
+		"op (*Cache).ForEachShard: a scrape",
 		"op (*Vec).CurryWith: a constructor",
 		"op the goroutine started in inParallel: started by a lifecycle method",
 		"op (*Vec).CurryAny: a constructor",

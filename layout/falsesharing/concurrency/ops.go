@@ -57,7 +57,7 @@ func (b *builder) model() *Model {
 		for _, blk := range fn.Blocks {
 			for _, in := range blk.Instrs {
 				if call, ok := in.(ssa.CallInstruction); ok && !call.Common().IsInvoke() && call.Common().StaticCallee() == nil {
-					for _, t := range b.callbacks(call.Common().Value, 4) {
+					for _, t := range b.callbacks(call.Common().Value, maxCallbackSteps) {
 						called[t.fn] = true
 						b.callers[t.fn] = append(b.callers[t.fn], fn)
 					}
@@ -219,9 +219,10 @@ func (b *builder) rare(fn *ssa.Function) string {
 	return ""
 }
 
-// scrapePrefixes start the names of methods that write the whole out:
-// WritePrometheus, CollectAll, DumpState.
-var scrapePrefixes = []string{"Write", "Collect", "Describe", "Dump", "Print", "Marshal"}
+// scrapePrefixes start the names of methods that write the whole out
+// or walk all of it: WritePrometheus, CollectAll, DumpState,
+// ForEachScope.
+var scrapePrefixes = []string{"Write", "Collect", "Describe", "Dump", "Print", "Marshal", "ForEach", "Range"}
 
 func scrapeName(name string) bool {
 	for _, p := range scrapePrefixes {

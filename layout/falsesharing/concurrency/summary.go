@@ -314,7 +314,7 @@ func (b *builder) call(emit func(acc), fn *ssa.Function, c *ssa.CallCommon) {
 			b.inline(emit, fn, callee, c.Args, bindings)
 		}
 	} else if !c.IsInvoke() {
-		for _, t := range b.callbacks(c.Value, 4) {
+		for _, t := range b.callbacks(c.Value, maxCallbackSteps) {
 			b.inline(emit, fn, t.fn, append(slices.Clone(t.recv), c.Args...), t.bindings)
 		}
 	} else {
@@ -336,6 +336,9 @@ func (b *builder) call(emit func(acc), fn *ssa.Function, c *ssa.CallCommon) {
 		}
 	}
 }
+
+// maxCallbackSteps bounds how far callbacks follows a function value.
+const maxCallbackSteps = 6
 
 // callback is a function that a dynamic call may run: with the
 // receiver a method value is bound to, or a closure's bindings.
@@ -378,6 +381,8 @@ func (b *builder) callbacks(v ssa.Value, depth int) []callback {
 			out = append(out, b.callbacks(e, depth-1)...)
 		}
 		return out
+	case *ssa.ChangeType:
+		return b.callbacks(x.X, depth)
 	case *ssa.UnOp:
 		if field := b.fieldOf(x.X); x.Op == token.MUL && field != nil {
 			b.storedIndex(field, 0) // fills fieldStores

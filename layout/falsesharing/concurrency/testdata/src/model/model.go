@@ -214,8 +214,10 @@ func (s *Stats) Limit() int64 {
 // Shard calls the removal callback its Cache chose when it was built.
 type Shard struct {
 	mu       sync.Mutex
-	onRemove func(int)
+	onRemove removal
 }
+
+type removal func(int)
 
 type Cache struct {
 	shards  []*Shard
@@ -232,7 +234,7 @@ func NewCache(verbose bool) *Cache {
 	return c
 }
 
-func newShard(cb func(int)) *Shard { return &Shard{onRemove: cb} }
+func newShard(cb removal) *Shard { return &Shard{onRemove: cb} }
 
 func (c *Cache) countRemove(n int) { atomic.AddInt64(&c.removed, int64(n)) }
 
@@ -245,4 +247,11 @@ func (s *Shard) Delete(n int) {
 	s.mu.Lock()
 	s.onRemove(n)
 	s.mu.Unlock()
+}
+
+// ForEachShard walks every shard: a scrape.
+func (c *Cache) ForEachShard(f func(*Shard)) {
+	for _, s := range c.shards {
+		f(s)
+	}
 }
