@@ -95,7 +95,7 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 	for _, t := range hotT {
 		// A write made only once an error has occurred is no steady
 		// writer.
-		if t.Writes && t.OnlyConst == "" && !t.ErrOnly {
+		if t.Writes && t.OnlyConst == "" && !t.ErrOnly && !slowPath(t, hotObj, hot) {
 			writers = append(writers, t)
 		}
 	}
@@ -121,6 +121,9 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 		}
 		if pt.Writes && pt.ErrOnly {
 			continue // written only once an error has occurred: no steady victim
+		}
+		if slowPath(pt, o.owner(partner), partner) {
+			continue
 		}
 		if isLock && holds(pt.Locks, hotObj, hot) {
 			continue // data guarded by the lock beside it: true sharing
@@ -149,6 +152,33 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 		}
 	}
 	return best
+}
+
+// slowPath reports whether an operation with a lock-free fast path uses
+// a member only under a lock, or the member is that lock: on its slow
+// path, now and then.
+func slowPath(t concurrency.Touch, obj types.Object, member string) bool {
+	locked := len(t.Locks) > 0 || slices.ContainsFunc(t.Op.Accesses, func(a concurrency.Access) bool {
+		return slices.ContainsFunc(a.Locks, func(l concurrency.Lock) bool { return l.Obj == obj && l.Member == member })
+	})
+	return locked && lockFree(t.Op)
+}
+
+// lockFree reports whether an operation writes atomically outside any
+// lock: its steady path is lock-free, and what it does under a lock is
+// its slow path (a bucket limit reached, a reader bias lost).
+func lockFree(op *concurrency.Op) bool {
+	return slices.ContainsFunc(op.Accesses, func(a concurrency.Access) bool {
+		return a.Atomic && a.Kind.Writes() && len(a.Locks) == 0 && !a.Fresh && !isLockAccess(op, a)
+	})
+}
+
+// isLockAccess reports whether an access is the taking of a lock that
+// the operation holds elsewhere.
+func isLockAccess(op *concurrency.Op, a concurrency.Access) bool {
+	return slices.ContainsFunc(op.Accesses, func(b concurrency.Access) bool {
+		return slices.ContainsFunc(b.Locks, func(l concurrency.Lock) bool { return l.Obj == a.Obj && l.Member == a.Member })
+	})
 }
 
 // writtenSteadily reports whether the steady state writes either of two

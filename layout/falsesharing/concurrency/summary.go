@@ -146,10 +146,12 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 	locks := b.locksTaken(fn)
 	errBlocks := errorBlocks(fn)
 	var inErr bool
+	var here *ssa.BasicBlock
+	var at int
 	emit := func(a acc) {
 		for _, l := range locks {
-			if !slices.Contains(a.locks, l) {
-				a.locks = append(a.locks, l)
+			if l.heldAt(here, at) && !slices.Contains(a.locks, l.lock) {
+				a.locks = append(a.locks, l.lock)
 			}
 		}
 		a.errPath = a.errPath || inErr
@@ -157,7 +159,9 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 	}
 	for _, blk := range fn.Blocks {
 		inErr = errBlocks[blk]
-		for _, in := range blk.Instrs {
+		here = blk
+		for i, in := range blk.Instrs {
+			at = i
 			switch in := in.(type) {
 			case *ssa.Store:
 				b.record(emit, fn, in.Addr, Store, false, constOf(in.Val))
@@ -193,11 +197,28 @@ func constOf(v ssa.Value) string {
 	return ""
 }
 
+// lockSite is a lock a function takes, and where.
+type lockSite struct {
+	lock Lock
+	blk  *ssa.BasicBlock
+	idx  int
+}
+
+// heldAt reports whether the lock is held at instruction i of blk: the
+// lock call comes before it on every path. (Accesses after an Unlock
+// count as held; code that unlocks early and goes on is rare.)
+func (l lockSite) heldAt(blk *ssa.BasicBlock, i int) bool {
+	if l.blk == blk {
+		return l.idx < i
+	}
+	return l.blk.Dominates(blk)
+}
+
 // locksTaken returns the mutex members a function locks itself.
-func (b *builder) locksTaken(fn *ssa.Function) []Lock {
-	var out []Lock
+func (b *builder) locksTaken(fn *ssa.Function) []lockSite {
+	var out []lockSite
 	for _, blk := range fn.Blocks {
-		for _, in := range blk.Instrs {
+		for i, in := range blk.Instrs {
 			call, ok := in.(ssa.CallInstruction)
 			if !ok {
 				continue
@@ -213,9 +234,7 @@ func (b *builder) locksTaken(fn *ssa.Function) []Lock {
 			c := b.resolve(fn, call.Common().Args[0])
 			for _, cd := range c.cands {
 				l := Lock{Obj: cd.obj, Member: path(c.tokens[cd.start:]), Read: strings.Contains(name, "RLock")}
-				if !slices.Contains(out, l) {
-					out = append(out, l)
-				}
+				out = append(out, lockSite{l, blk, i})
 			}
 		}
 	}

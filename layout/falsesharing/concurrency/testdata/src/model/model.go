@@ -255,3 +255,13 @@ func (c *Cache) ForEachShard(f func(*Shard)) {
 		f(s)
 	}
 }
+
+// Bump counts without the lock, and takes it only to record a peak.
+func (s *Stats) Bump(n int64) {
+	s.slots[0].n.Add(n)
+	if n > 100 {
+		s.mu.Lock()
+		s.cfg = int(n)
+		s.mu.Unlock()
+	}
+}
