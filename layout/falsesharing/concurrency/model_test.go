@@ -100,6 +100,7 @@ func TestModel(t *testing.T) {
 		"op (*Cache).ForEachShard: a scrape",
 		`  update Stats.slots[].n atomic=true fresh=false const="" locks=[] index=by a constant`,
 		`  store Stats.cfg atomic=false fresh=false const="" locks=[Stats.mu] index=`,
+		"op (*Stats).UpdateLimit: a setter",
 		"op (*Vec).CurryWith: a constructor",
 		"op the goroutine started in inParallel: started by a lifecycle method",
 		"op (*Vec).CurryAny: a constructor",

@@ -213,7 +213,9 @@ func (b *builder) rare(fn *ssa.Function) string {
 	case (slices.Contains(scrapes, name) || slices.Contains(scrapes, exported(name)) || scrapeName(exported(name))) && !writesBytes(fn):
 		return "a scrape"
 	case len(name) > 3 && (strings.HasPrefix(name, "Set") || strings.HasPrefix(name, "set")) && isUpper(name[3]),
-		len(name) > 4 && strings.HasPrefix(name, "With") && isUpper(name[4]):
+		len(name) > 4 && strings.HasPrefix(name, "With") && isUpper(name[4]),
+		// UpdateMaxCost reconfigures; a gauge's Update is its steady state.
+		len(name) > 6 && strings.HasPrefix(name, "Update") && isUpper(name[6]):
 		return "a setter"
 	}
 	return ""

@@ -265,3 +265,6 @@ func (s *Stats) Bump(n int64) {
 		s.mu.Unlock()
 	}
 }
+
+// UpdateLimit reconfigures: a setter.
+func (s *Stats) UpdateLimit(n int64) { s.limit = n }
