@@ -1,6 +1,7 @@
 package falsesharing
 
 import (
+	"go/ast"
 	"go/types"
 	"iter"
 	"reflect"
@@ -47,6 +48,25 @@ type hot struct {
 	conc     *concurrency.Model
 	concErr  error
 	concDone bool
+	// spawns caches startsGoroutines: 0 unknown, 1 no, 2 yes.
+	spawns int8
+}
+
+// startsGoroutines reports whether the package has a go statement: only
+// then can its goroutines own elements of a table.
+func (h *hot) startsGoroutines() bool {
+	if h.spawns == 0 {
+		h.spawns = 1
+		for _, f := range h.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if _, ok := n.(*ast.GoStmt); ok {
+					h.spawns = 2
+				}
+				return h.spawns == 1
+			})
+		}
+	}
+	return h.spawns == 2
 }
 
 func runHot(pass *analysis.Pass) (any, error) {
@@ -112,11 +132,24 @@ func (h *hot) holdsHot(tn *types.TypeName) bool {
 		n, ok := types.Unalias(t).(*types.Named)
 		return ok && n.Origin().Obj().Pkg() == h.pass.Pkg && h.interesting(n.Origin().Obj())
 	}
+	// A table of the package's structs that goroutines may each own an
+	// element of (shards merged one goroutine per shard).
+	ownTable := func(t types.Type) bool {
+		if elemOf(t) == t || !h.startsGoroutines() {
+			return false
+		}
+		n, ok := types.Unalias(elemOf(t)).(*types.Named)
+		if !ok || n.Obj().Pkg() != h.pass.Pkg {
+			return false
+		}
+		_, isStruct := n.Underlying().(*types.Struct)
+		return isStruct
+	}
 	if hotType(elemOf(tn.Type())) && elemOf(tn.Type()) != tn.Type() {
 		return true
 	}
 	for _, m := range h.memberVars(tn.Type()) {
-		if hotType(m.Type()) || hotType(elemOf(m.Type())) {
+		if hotType(m.Type()) || hotType(elemOf(m.Type())) || ownTable(m.Type()) {
 			return true
 		}
 		if d := h.dirs.Field(m); d != nil && d.Hot {

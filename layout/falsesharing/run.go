@@ -270,8 +270,41 @@ func (c *checker) checkTable(owner types.Object, v *types.Var, t types.Type, arc
 	}
 	holder := types.NewStruct([]*types.Var{types.NewField(v.Pos(), c.pass.Pkg, v.Name(), arr, false)}, nil)
 	_, slice := t.Underlying().(*types.Slice)
-	return c.checkObject(object{tn: owner, typ: holder, name: v.Name(), uses: c.elementUses(arr.Elem(), v.Name()+"[]"),
+	uses := c.elementUses(arr.Elem(), v.Name()+"[]")
+	if len(uses) == 0 {
+		uses = c.ownedShards(owner, v.Name(), arr.Elem())
+	}
+	return c.checkObject(object{tn: owner, typ: holder, name: v.Name(), uses: uses,
 		placement: place, pos: v.Pos(), slice: slice}, arch)
+}
+
+// ownedShards returns the members of a table's elements that goroutines
+// write in an element of their own (one per CPU, or one goroutine per
+// element): shards written with plain stores, which share lines as
+// atomics do. Only a package that starts goroutines has them, and only
+// then is the model asked.
+func (c *checker) ownedShards(owner types.Object, table string, elem types.Type) []string {
+	if !c.hot.startsGoroutines() {
+		return nil
+	}
+	m := c.model()
+	if m == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range m.StripedWrites(owner, table+"[]") {
+		if p != table+"[]" {
+			out = append(out, p)
+			continue
+		}
+		// Whole elements stored: each of their members is written.
+		if st, ok := elem.Underlying().(*types.Struct); ok {
+			for i := range st.NumFields() {
+				out = append(out, p+"."+st.Field(i).Name())
+			}
+		}
+	}
+	return out
 }
 
 // concurrentElem reports whether array elements of type t are themselves

@@ -3,6 +3,7 @@ package concurrency
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -29,7 +30,7 @@ func (b *builder) classifyOnce(v ssa.Value, depth int) Index {
 	case *ssa.Const:
 		return Const
 	case *ssa.Parameter:
-		return nameIndex(x.Name())
+		return max(b.spawnedIndex(x, depth), nameIndex(x.Name()))
 	case *ssa.Call:
 		return b.callIndex(x.Common(), depth)
 	case *ssa.Extract:
@@ -171,6 +172,27 @@ func (b *builder) storedIndex(f *types.Var, depth int) Index {
 	}
 	for _, v := range vals {
 		if b.classify(v, depth+1) != Stripe {
+			return Unknown
+		}
+	}
+	return Stripe
+}
+
+// spawnedIndex classifies a parameter of a function started as
+// goroutines: one goroutine per loop iteration (go work(i)) gives each
+// its own element.
+func (b *builder) spawnedIndex(p *ssa.Parameter, depth int) Index {
+	fn := p.Parent()
+	i := slices.Index(fn.Params, p)
+	sites := b.goSites[fn]
+	if i < 0 || len(sites) == 0 {
+		return Unknown
+	}
+	for _, args := range sites {
+		if i >= len(args) {
+			return Unknown
+		}
+		if k := b.classify(args[i], depth+1); k != Loop && k != Stripe {
 			return Unknown
 		}
 	}

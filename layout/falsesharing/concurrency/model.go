@@ -36,7 +36,7 @@ const (
 )
 
 func (x Index) String() string {
-	return [...]string{"", "by a constant", "by a value the model cannot read", "by a loop", "by a hash", "per CPU, at random or by a ticket"}[x]
+	return [...]string{"", "by a constant", "by a value the model cannot read", "by a loop", "by a hash", "per CPU or goroutine, at random or by a ticket"}[x]
 }
 
 // Lock is a mutex member of a struct type.
@@ -253,6 +253,26 @@ func (m *Model) index() {
 			m.byObj[a.Obj] = append(m.byObj[a.Obj], opAccess{op, a})
 		}
 	}
+}
+
+// StripedWrites returns the members of the elements of an array or
+// slice member of obj ("a[]" names both) that some operation writes in
+// an element chosen per CPU or goroutine: shards that their owners
+// write with plain stores, as paths under member ("a[].m").
+func (m *Model) StripedWrites(obj types.Object, member string) []string {
+	var out []string
+	for _, oa := range m.byObj[obj] {
+		a := oa.a
+		path := strings.ReplaceAll(a.Member, "[*]", "[]")
+		if a.Fresh || !a.Kind.Writes() || a.Index != Stripe || !Within(path, member) {
+			continue
+		}
+		if !slices.Contains(out, path) {
+			out = append(out, path)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // NotConcurrent reports whether a type's doc says it is not safe for

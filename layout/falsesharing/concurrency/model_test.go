@@ -82,14 +82,14 @@ func TestModel(t *testing.T) {
 		`  store Stats.limit atomic=false fresh=true const="10" locks=[] index=`,
 		// pushLocked's append runs under Push's lock.
 		`  store Stats.items atomic=false fresh=false const="" locks=[Stats.mu] index=`,
-		`  update Stats.slots[].n atomic=true fresh=false const="" locks=[] index=per CPU, at random or by a ticket`,
+		`  update Stats.slots[].n atomic=true fresh=false const="" locks=[] index=per CPU or goroutine, at random or by a ticket`,
 		`  store Stats.done atomic=true fresh=false const="true" locks=[] index=`,
 		// Do counts a failure under the lock only if f failed.
 		`  store Stats.cfg atomic=false fresh=false const="" locks=[Stats.mu] index= after an error`,
 		// A slot loaded from a token is as random as what was stored
 		// there; Time.After is no timer.
 		"op (*Readers).Enter: steady",
-		`  update Readers.slots[] atomic=true fresh=false const="" locks=[] index=per CPU, at random or by a ticket`,
+		`  update Readers.slots[] atomic=true fresh=false const="" locks=[] index=per CPU or goroutine, at random or by a ticket`,
 		// An object received from a channel, or sent on one later, is
 		// the operation's own.
 		`  store Buf.tag atomic=false fresh=true const="\"x\"" locks=[] index=`,

@@ -18,6 +18,7 @@ func (b *builder) model() *Model {
 	goroutine := map[*ssa.Function]bool{}
 	b.callers = map[*ssa.Function][]*ssa.Function{}
 	b.sites = map[*ssa.Function][]*ssa.CallCommon{}
+	b.goSites = map[*ssa.Function][][]ssa.Value{}
 	for _, fn := range funcs {
 		for _, blk := range fn.Blocks {
 			for _, in := range blk.Instrs {
@@ -42,6 +43,9 @@ func (b *builder) model() *Model {
 				if f := c.StaticCallee(); f != nil {
 					mark(f, isGo)
 					b.sites[f] = append(b.sites[f], c)
+					if isGo {
+						b.goSites[f] = append(b.goSites[f], c.Args)
+					}
 				}
 				for _, a := range c.Args {
 					if f, _ := funcValue(a); f != nil {
@@ -82,7 +86,7 @@ func (b *builder) model() *Model {
 				op.Rare = "started by " + r
 			}
 		}
-		for _, a := range b.summarize(fn).accs {
+		for _, a := range b.opAccesses(fn, goroutine[fn]) {
 			for _, cd := range a.cands {
 				member := path(a.tokens[cd.start:])
 				if member == "" {
@@ -106,6 +110,37 @@ func (b *builder) model() *Model {
 	}
 	m.index()
 	return m
+}
+
+// opAccesses returns what an operation's function does. A goroutine
+// started from a function literal reaches its parent's variables
+// through the closure: its accesses are mapped onto what was bound, as
+// a call's are.
+func (b *builder) opAccesses(fn *ssa.Function, goroutine bool) []acc {
+	parent := fn.Parent()
+	if !goroutine || parent == nil || len(fn.FreeVars) == 0 {
+		return b.summarize(fn).accs
+	}
+	var bindings []ssa.Value
+	for _, blk := range parent.Blocks {
+		for _, in := range blk.Instrs {
+			if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				bindings = mc.Bindings
+			}
+		}
+	}
+	if bindings == nil {
+		return b.summarize(fn).accs
+	}
+	var out []acc
+	b.inline(func(a acc) { out = append(out, a) }, parent, fn, nil, bindings)
+	// What the goroutine does through its own parameters and locals.
+	for _, a := range b.summarize(fn).accs {
+		if a.root != freeVar {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // sourceFuncs returns the functions declared in the package's files and

@@ -97,8 +97,10 @@ type builder struct {
 	// callers lists the package's callers of each function, as the
 	// model finds the operations.
 	callers map[*ssa.Function][]*ssa.Function
-	// sites lists the static call sites of each function.
-	sites map[*ssa.Function][]*ssa.CallCommon
+	// sites lists the static call sites of each function, goSites the
+	// arguments of each go statement that starts it.
+	sites   map[*ssa.Function][]*ssa.CallCommon
+	goSites map[*ssa.Function][][]ssa.Value
 	// impls memoises implementations.
 	impls map[implKey][]*ssa.Function
 	ids   map[types.Object]int
@@ -496,8 +498,10 @@ func (b *builder) inline(emit func(acc), fn, callee *ssa.Function, args, binding
 			m.cands = append(m.cands, cand{cd.obj, cd.start + len(bc.tokens)})
 		}
 		m.root, m.index = bc.root, bc.index
+		// The outermost index is the base's, unless the base indexes
+		// only its root (shards[0] of a parameter), before any member.
 		m.idx = bc.idx
-		if m.idx == NoIndex {
+		if m.idx == NoIndex || !indexesMember(bc) {
 			m.idx = a.idx
 		}
 		m.cands = b.interesting(m.cands)
@@ -506,6 +510,13 @@ func (b *builder) inline(emit func(acc), fn, callee *ssa.Function, args, binding
 		}
 		emit(m)
 	}
+}
+
+// indexesMember reports whether a chain's outermost index lies within a
+// member path of one of its candidates.
+func indexesMember(c chain) bool {
+	first := slices.IndexFunc(c.tokens, func(t string) bool { return strings.HasPrefix(t, "[") })
+	return first >= 0 && slices.ContainsFunc(c.cands, func(cd cand) bool { return cd.start <= first })
 }
 
 // funcValue returns the function a value stands for, with a closure's

@@ -74,7 +74,7 @@ func hash(s string) (h uint32) {
 // RWStripes is a named slice type of locks, one per CPU: the elements of
 // its backing array are 24 bytes, so neighbouring CPUs' locks share
 // lines.
-type RWStripes []sync.RWMutex // want `elements of RWStripes are 24 bytes, so neighbouring shards share lines \(64 B lines on amd64\) and the CPUs writing them false-share; pad each element to 64 bytes: \(RWStripes\)\.RLock updates the lock of an element of RWStripes chosen per CPU, at random or by a ticket \(FS1, proven\)`
+type RWStripes []sync.RWMutex // want `elements of RWStripes are 24 bytes, so neighbouring shards share lines \(64 B lines on amd64\) and the CPUs writing them false-share; pad each element to 64 bytes: \(RWStripes\)\.RLock updates the lock of an element of RWStripes chosen per CPU or goroutine, at random or by a ticket \(FS1, proven\)`
 
 func (s RWStripes) RLock(cpu int) *sync.RWMutex {
 	l := &s[cpu%len(s)]

@@ -36,7 +36,7 @@ func Add(cpu int) { counters[cpu%8].n.Add(1) }
 // slots, four to a line.
 type Queue struct {
 	head  atomic.Uint64
-	slots []struct { // want `elements of slots are 16 bytes, so neighbouring shards share lines \(64 B lines on amd64\) and the CPUs writing them false-share; pad each element to 64 bytes: \(\*Queue\)\.Push stores an element of slots chosen per CPU, at random or by a ticket \(FS1, proven\)`
+	slots []struct { // want `elements of slots are 16 bytes, so neighbouring shards share lines \(64 B lines on amd64\) and the CPUs writing them false-share; pad each element to 64 bytes: \(\*Queue\)\.Push stores an element of slots chosen per CPU or goroutine, at random or by a ticket \(FS1, proven\)`
 		turn atomic.Uint64
 		item int
 	}
