@@ -213,7 +213,7 @@ func (c *checker) markedHot(o object, member string) bool {
 // judgeShards judges an array (or a slice's backing array) whose
 // elements share lines: do the CPUs that run the steady state each
 // write an element of their own?
-func (c *checker) judgeShards(o object, arr string, slice bool) verdict {
+func (c *checker) judgeShards(o object, arr string, slice bool, elemA, elemB string) verdict {
 	m := c.model()
 	if m == nil || m.NotConcurrent(o.tn) {
 		return verdict{}
@@ -226,7 +226,7 @@ func (c *checker) judgeShards(o object, arr string, slice bool) verdict {
 		a, ok := v.Type().Underlying().(*types.Array)
 		pair = ok && a.Len() <= 2
 	}
-	best := verdict{}
+	best := judgeConstElements(touches, arr, elemA, elemB)
 	for _, t := range touches {
 		if !t.Writes || t.OnlyConst != "" || t.Index <= concurrency.Const {
 			continue
@@ -248,6 +248,23 @@ func (c *checker) judgeShards(o object, arr string, slice bool) verdict {
 		}
 	}
 	return best
+}
+
+// judgeConstElements judges two elements of a table that operations
+// name by constant indexes (a connection's keys: processing, flushing):
+// one steady operation writes the one, another writes the other.
+func judgeConstElements(touches []concurrency.Touch, arr, elemA, elemB string) verdict {
+	writes := func(t concurrency.Touch, elem string) bool {
+		return t.Writes && t.OnlyConst == "" && t.Op.Steady() && slices.Contains(t.ConstIndexes, elem)
+	}
+	for _, ta := range touches {
+		for _, tb := range touches {
+			if ta.Op != tb.Op && writes(ta, elemA) && !writes(ta, elemB) && writes(tb, elemB) && !writes(tb, elemA) {
+				return verdict{tier: Proven, why: fmt.Sprintf("%s %s %s[%s] while %s %s %s[%s]", opText(ta.Op), verb(ta), arr, elemA, opText(tb.Op), verb(tb), arr, elemB)}
+			}
+		}
+	}
+	return verdict{}
 }
 
 // elementLocked reports whether an array's elements hold a lock: a

@@ -496,13 +496,16 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 	// Shards of one array meeting on a line: FS1, keyed by the array.
 	if wa, _, ok := cutIndex(w); ok {
 		if oArr, _, ok := cutIndex(other); ok && oArr == wa {
+			if c.insideOwnType(o, wa, wa) {
+				return // a table of a member's own type is checked with it
+			}
 			if o.objects != nil {
 				if v := c.judgeObjects(o); v.tier > 0 {
 					add(finding{rule: ShardStride, key: wa, a: wa, b: wa, hot: wa, tier: v.tier, objects: o.objects}, "", v.why)
 				}
 				return
 			}
-			v := c.judgeShards(o, wa, o.slice)
+			v := c.judgeShards(o, wa, o.slice, elementIndex(w), elementIndex(other))
 			// Elements padded to a whole number of lines meet only
 			// where the table starts mid-line.
 			padded := false
@@ -634,6 +637,14 @@ func (c *checker) isLock(typ types.Type, member string) bool {
 }
 
 // cutIndex splits "shards[3]" (or "shards[3].n") into "shards" and 3.
+// elementIndex returns the index of the element a path names, "3" for
+// "a[3].n".
+func elementIndex(path string) string {
+	_, rest, _ := cutIndex(path)
+	i, _, _ := strings.Cut(rest, "]")
+	return i
+}
+
 func cutIndex(path string) (string, string, bool) {
 	base, rest, ok := strings.Cut(path, "[")
 	return base, rest, ok

@@ -30,8 +30,12 @@ type chain struct {
 	cands []cand
 	root  rootKind
 	index int // the parameter or free variable, for param and freeVar
-	// idx is how the outermost element index of the chain is computed.
-	idx Index
+	// idx is how the outermost element index of the chain is computed;
+	// constIdx is its value when it is a constant, and idxParam the
+	// parameter it is (-1 if none), for callers passing a constant.
+	idx      Index
+	constIdx string
+	idxParam int
 }
 
 type cand struct {
@@ -61,6 +65,7 @@ func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
 	}
 	var cands []revCand
 	var idx Index
+	var idxVal ssa.Value
 	addCand := func(t types.Type) {
 		if obj := b.structObj(t); obj != nil {
 			cands = append(cands, revCand{obj, len(rev)})
@@ -91,11 +96,11 @@ func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
 				tok = "[*]"
 			}
 			rev = append(rev, tok)
-			idx = b.classify(x.Index, 0)
+			idx, idxVal = b.classify(x.Index, 0), x.Index
 			v = x.X
 		case *ssa.Index:
 			rev = append(rev, "[]")
-			idx = b.classify(x.Index, 0)
+			idx, idxVal = b.classify(x.Index, 0), x.Index
 			v = x.X
 		case *ssa.UnOp:
 			// A slice member's header is loaded before its elements
@@ -112,7 +117,20 @@ func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
 		}
 	}
 done:
-	c := chain{idx: idx}
+	c := chain{idx: idx, idxParam: -1}
+	for {
+		conv, ok := idxVal.(*ssa.Convert)
+		if !ok {
+			break
+		}
+		idxVal = conv.X
+	}
+	switch iv := idxVal.(type) {
+	case *ssa.Const:
+		c.constIdx = constOf(iv)
+	case *ssa.Parameter:
+		c.idxParam = slices.Index(fn.Params, iv)
+	}
 	n := len(rev)
 	for i := range rev {
 		c.tokens = append(c.tokens, rev[n-1-i])

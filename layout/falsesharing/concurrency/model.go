@@ -58,6 +58,8 @@ type Access struct {
 	Fresh      bool // on an object the operation allocated, before it is published
 	ErrPath    bool // made only once an error has occurred
 	Index      Index
+	// ConstIndex is the element's index when Index is Const.
+	ConstIndex string
 }
 
 // Op is an operation: an entry point of the package, or a goroutine body.
@@ -152,10 +154,15 @@ type Touch struct {
 	// Locks held at every access (the intersection).
 	Locks []Lock
 	Index Index // the strongest index seen
+	// ConstIndexes are the constant indexes of the elements written,
+	// when every element write has one.
+	ConstIndexes []string
 	// OnlyConst is the one constant every write stores, or "".
 	OnlyConst string
 	// ErrOnly: every write is made only once an error has occurred.
 	ErrOnly bool
+
+	mixedIndexes bool // some element write has no constant index
 }
 
 // Touches returns, for each operation, how it accesses a member of obj
@@ -186,6 +193,9 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 		if len(consts) > 1 {
 			t.Updates = true
 		}
+		if t.mixedIndexes {
+			t.ConstIndexes = nil
+		}
 		out = append(out, *t)
 		t = nil
 	}
@@ -215,6 +225,13 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 			consts, plain = map[string]bool{}, false
 		} else {
 			t.Locks = intersect(t.Locks, a.Locks)
+		}
+		if kind.Writes() && a.Index == Const && a.ConstIndex != "" {
+			if !slices.Contains(t.ConstIndexes, a.ConstIndex) {
+				t.ConstIndexes = append(t.ConstIndexes, a.ConstIndex)
+			}
+		} else if kind.Writes() && a.Index != NoIndex {
+			t.mixedIndexes = true
 		}
 		if kind.Writes() {
 			t.Writes = true

@@ -92,12 +92,12 @@ func (b *builder) model() *Model {
 				if member == "" {
 					continue
 				}
-				idx := NoIndex
+				idx, constIdx := NoIndex, ""
 				if strings.Contains(member, "[") {
-					idx = a.idx
+					idx, constIdx = a.idx, a.constIdx
 				}
 				op.Accesses = append(op.Accesses, Access{Obj: cd.obj, Member: member, Kind: a.kind, Atomic: a.atomic,
-					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, ErrPath: a.errPath, Index: idx})
+					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, ErrPath: a.errPath, Index: idx, ConstIndex: constIdx})
 			}
 		}
 		if op.Rare == "" && getter(fn, op.Accesses) {

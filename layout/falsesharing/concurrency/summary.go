@@ -35,6 +35,8 @@ func (a *acc) key(b *builder) string {
 		buf = strconv.AppendInt(append(buf, '@'), int64(c.start), 10)
 	}
 	buf = append(buf, 2, byte(a.root), byte(a.idx), byte(a.kind))
+	buf = append(append(buf, a.constIdx...), 0)
+	buf = strconv.AppendInt(buf, int64(a.idxParam), 10)
 	buf = strconv.AppendInt(buf, int64(a.index), 10)
 	if a.atomic {
 		buf = append(buf, 'a')
@@ -500,9 +502,18 @@ func (b *builder) inline(emit func(acc), fn, callee *ssa.Function, args, binding
 		m.root, m.index = bc.root, bc.index
 		// The outermost index is the base's, unless the base indexes
 		// only its root (shards[0] of a parameter), before any member.
-		m.idx = bc.idx
+		m.idx, m.constIdx, m.idxParam = bc.idx, bc.constIdx, bc.idxParam
 		if m.idx == NoIndex || !indexesMember(bc) {
-			m.idx = a.idx
+			m.idx, m.constIdx, m.idxParam = a.idx, a.constIdx, -1
+			// An index the callee takes as a parameter is what the
+			// caller passes: a constant here (lock(processing)).
+			if a.idxParam >= 0 && a.idxParam < len(args) {
+				if k, ok := args[a.idxParam].(*ssa.Const); ok {
+					m.idx, m.constIdx = Const, constOf(k)
+				} else if p, ok := args[a.idxParam].(*ssa.Parameter); ok {
+					m.idxParam = slices.Index(fn.Params, p)
+				}
+			}
 		}
 		m.cands = b.interesting(m.cands)
 		if len(m.cands) == 0 && m.root != param && m.root != freeVar {
