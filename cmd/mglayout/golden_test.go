@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,4 +50,33 @@ func TestGolden(t *testing.T) {
 func golden(t *testing.T, path string, got []byte) {
 	t.Helper()
 	goldenfile.Check(t, path, got, *update)
+}
+
+// TestOwnMirrors checks the Go mirrors of the kernel structs loaded as a
+// package, as `mglayout layout ./...` and `check ./...` load them in this
+// repository: members of anonymous unions by their C names, so that the
+// mirrors' own paths resolve, and the same layout as the built-in model.
+func TestOwnMirrors(t *testing.T) {
+	for _, cmd := range []string{"layout", "check"} {
+		var stdout, stderr bytes.Buffer
+		if got := run([]string{cmd, "-lines", "64,128", "../../structs/kernel"}, &stdout, &stderr); got != 0 {
+			t.Fatalf("mglayout %s ../../structs/kernel: exit status %d; stderr:\n%s", cmd, got, stderr.String())
+		}
+	}
+	var pkg, model bytes.Buffer
+	if got := run([]string{"layout", "-expand", "-type", "tk_data_v6_17", "../../structs/kernel"}, &pkg, io.Discard); got != 0 {
+		t.Fatalf("mglayout layout -type tk_data_v6_17: exit status %d", got)
+	}
+	if got := run([]string{"layout", "-expand", "tk_data@v6.17"}, &model, io.Discard); got != 0 {
+		t.Fatalf("mglayout layout tk_data@v6.17: exit status %d", got)
+	}
+	if !strings.Contains(pkg.String(), "offs_tai") {
+		t.Errorf("the mirror loaded as a package has no member offs_tai:\n%s", pkg.String())
+	}
+	// Both spell the members and their offsets alike; only the header
+	// naming the struct differs.
+	body := func(s string) string { _, rest, _ := strings.Cut(s, "{"); return rest }
+	if body(pkg.String()) != body(model.String()) {
+		t.Errorf("the mirror loaded as a package differs from the built-in model:\n%s\nwant:\n%s", pkg.String(), model.String())
+	}
 }

@@ -242,6 +242,9 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool, res *
 		if d != nil {
 			align = d.Align
 		}
+		// A Go mirror of a C struct (//mglayout:model) names members
+		// as C does, anonymous unions included, as its paths do.
+		b.CNames = d != nil && d.Model != ""
 		s, err := b.Build(full, t, align, relPos(pkg.Fset.Position(t.Obj().Pos()).String()))
 		if err != nil {
 			return err
