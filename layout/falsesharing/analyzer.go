@@ -1,14 +1,19 @@
 package falsesharing
 
 import (
+	_ "embed"
+
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 )
 
+//go:embed doc.go
+var doc string
+
 // Analyzer reports false sharing and fragile padding; see the package doc.
 var Analyzer = &analysis.Analyzer{
 	Name:     "falsesharing",
-	Doc:      "report false sharing and fragile cache-line padding\n\nSee " + Home + "#the-go-vet-analyzer for the rules FS1-FS5.",
+	Doc:      mustExtractDoc(doc, "falsesharing"),
 	URL:      Home + "#the-go-vet-analyzer",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, HotMembers},
 	Run:      run,
