@@ -217,7 +217,7 @@ func compile(t *testing.T, src string, defines ...string) (dwarfReader, string) 
 // (anonymous unions compared by position), and the sizes and declared
 // alignments agree.
 func TestDWARF(t *testing.T) {
-	src := filepath.Join(kernelfacts.Dir(t), "tk_layout.c")
+	src := filepath.Join(kernelfacts.Dir(), "tk_layout.c")
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("gcc not found in PATH: the DWARF comparison needs it to compile " + src)
 	}

@@ -118,7 +118,7 @@ var expandedFiles = []struct {
 // lists (absolute offsets) against the model's Fields by dotted path, and
 // the other way round: the model has no named member pahole lacks.
 func TestPaholeExpanded(t *testing.T) {
-	dir := filepath.Join(kernelfacts.Dir(t), "pahole")
+	dir := filepath.Join(kernelfacts.Dir(), "pahole")
 	total := 0
 	for _, ef := range expandedFiles {
 		text, err := os.ReadFile(filepath.Join(dir, ef.file))

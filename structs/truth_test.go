@@ -44,7 +44,7 @@ var csvModels = map[string]string{
 // offset inside tk_core/tk_data, size, and the line indexes at 64 bytes and
 // at 128 bytes for both phases a 64-byte-aligned object can start at.
 func TestCSV(t *testing.T) {
-	dir := kernelfacts.Dir(t)
+	dir := kernelfacts.Dir()
 	f, err := os.Open(filepath.Join(dir, "layouts_x86_64.csv"))
 	if err != nil {
 		t.Fatal(err)

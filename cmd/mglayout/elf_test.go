@@ -26,7 +26,7 @@ func mglayout(args ...string) (int, string, string) {
 // say about the built-in models: the same exit status and the same text
 // but for the structs' names.
 func TestELFKernel(t *testing.T) {
-	src := filepath.Join(kernelfacts.Dir(t), "tk_layout.c")
+	src := filepath.Join(kernelfacts.Dir(), "tk_layout.c")
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("gcc not found in PATH: the test compiles " + src)
 	}
@@ -95,7 +95,7 @@ func TestELFKernel(t *testing.T) {
 // repository root, and checks that each mglayout command prints what the
 // README shows (up to a "..." line) and exits as "echo $?" says.
 func TestReadmeELF(t *testing.T) {
-	src := filepath.Join(kernelfacts.Dir(t), "tk_layout.c")
+	src := filepath.Join(kernelfacts.Dir(), "tk_layout.c")
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("gcc not found in PATH: the examples compile " + src)
 	}
@@ -108,8 +108,8 @@ func TestReadmeELF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rel, err := filepath.Rel(root, src); err != nil || rel != filepath.Join("..", "shared", "kernel", "tk_layout.c") {
-		t.Skipf("the examples compile ../shared/kernel/tk_layout.c from the repository root; it is at %s", src)
+	if rel, err := filepath.Rel(root, src); err != nil || rel != filepath.Join("internal", "kernelfacts", "testdata", "tk_layout.c") {
+		t.Fatalf("the examples compile internal/kernelfacts/testdata/tk_layout.c from the repository root; it is at %s", src)
 	}
 	start := strings.Index(readme, "#### C structs and Go binaries from DWARF")
 	end := strings.Index(readme, "### Access paths")

@@ -37,7 +37,7 @@ var kernelBuilds = []struct {
 // struct tk_data_v6_15, which no variable uses.
 func compileKernel(t *testing.T, dir, obj string, defines ...string) (string, string) {
 	t.Helper()
-	src := filepath.Join(kernelfacts.Dir(t), "tk_layout.c")
+	src := filepath.Join(kernelfacts.Dir(), "tk_layout.c")
 	flags := append([]string{"-g", "-O0", "-fno-eliminate-unused-debug-types", "-DSMP_CACHE_BYTES=64"}, defines...)
 	path := gcc(t, dir, src, obj, flags...)
 	f, err := elf.Open(path)
