@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -157,19 +158,24 @@ func Run(ctx context.Context, variants []Variant, o Options) (*Result, error) {
 		return nil, fmt.Errorf("emulated lines must be a positive multiple of the host's %d-byte line apart, not %d (use -spacing %d)", o.HostLine, o.Spacing, 2*o.HostLine)
 	}
 	var plans []*variantPlan
-	var cases []*Case
 	for _, v := range variants {
 		p, err := plan(v, o)
 		if err != nil {
 			return nil, err
 		}
 		plans = append(plans, p)
+	}
+	if err := checkNames(plans, o); err != nil {
+		return nil, err
+	}
+	var cases []*Case
+	for _, p := range plans {
 		for _, path := range p.paths {
 			if len(o.Paths) > 0 && !slices.Contains(o.Paths, path.Name) {
 				continue
 			}
 			for _, alone := range []bool{false, true} {
-				c := &Case{Variant: v.Name, Path: path, Alone: alone, Writers: map[string][]float64{}}
+				c := &Case{Variant: p.v.Name, Path: path, Alone: alone, Writers: map[string][]float64{}}
 				if _, _, err := c.assign(p, cpus, o); err != nil {
 					return nil, err
 				}
@@ -405,6 +411,36 @@ func (p *variantPlan) place(o Options, running []string) (placement, error) {
 }
 
 // writes reports whether the named path stores into any object.
+// checkNames checks, before anything is measured, that every path asked
+// for exists in some variant and that every writer asked for writes there.
+func checkNames(plans []*variantPlan, o Options) error {
+	var paths, writers []string
+	for _, p := range plans {
+		for _, path := range p.paths {
+			if !slices.Contains(paths, path.Name) {
+				paths = append(paths, path.Name)
+			}
+			if p.writes(path.Name) && !slices.Contains(writers, path.Name) {
+				writers = append(writers, path.Name)
+			}
+		}
+	}
+	for _, name := range o.Paths {
+		if !slices.Contains(paths, name) {
+			return fmt.Errorf("-paths %s: no layout has a path of that name (they have %s)", name, strings.Join(paths, ", "))
+		}
+	}
+	for _, name := range o.Writers {
+		if !slices.Contains(writers, name) {
+			if len(writers) == 0 {
+				return fmt.Errorf("-writers %s: no layout has a path that writes", name)
+			}
+			return fmt.Errorf("-writers %s: no layout has a writing path of that name (the writers are %s)", name, strings.Join(writers, ", "))
+		}
+	}
+	return nil
+}
+
 func (p *variantPlan) writes(name string) bool {
 	return slices.ContainsFunc(p.touches[name], func(t touch) bool { return t.Op.Writes() })
 }
