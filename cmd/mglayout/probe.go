@@ -92,6 +92,11 @@ func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
 		if err != nil {
 			return err
 		}
+		if *bench != "" {
+			if err := writableFile(*bench); err != nil {
+				return usagef("-bench %s: %v (choose a file you can write)", *bench, err)
+			}
+		}
 		hostLine := int64(64)
 		if info, err := host.Detect(); err == nil {
 			if ls := info.LineSizes(); len(ls) > 0 {

@@ -65,8 +65,8 @@ func reportFlags(fs *flag.FlagSet) func(*context, []string) error {
 		if err != nil {
 			return err
 		}
-		if err := os.MkdirAll(*out, 0o755); err != nil {
-			return usagef("-o %s: %v", *out, err)
+		if err := writableDir(*out); err != nil {
+			return usagef("-o %s: %v (choose a directory you can write)", *out, err)
 		}
 		run, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt)
 		defer stop()
