@@ -18,9 +18,14 @@ func WriteSweep(w io.Writer, r *SweepResult) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "sweep: writer (atomic add) on CPU %d, reader (atomic load) on CPU %d, %d rounds, interleaved", r.CPUs[0], r.CPUs[1], r.Rounds)
 	if r.Interrupted {
-		b.WriteString(" (interrupted: the rounds completed are shown)")
+		b.WriteString("\nINCOMPLETE: interrupted; the rounds completed are shown.")
 	}
 	b.WriteString("\n\n")
+	if r.Rounds == 0 {
+		b.WriteString("no round completed: nothing to show.\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	rows := [][]string{{"distance", "writer ops/s", "reader ops/s", "writer vs far"}}
 	for _, p := range append(slices.Clone(r.Points), r.Far) {
 		ws, rs := stats.Summarize(p.Writer), stats.Summarize(p.Reader)
@@ -84,6 +89,11 @@ func WriteProbe(w io.Writer, r *Result, predict func(variant, path string) *Pred
 	fmt.Fprintf(&b, "probe: %s; %s; %d rounds of %v, interleaved; CPUs %v\n", mode, writers, r.Rounds, o.Duration, r.CPUs)
 	if r.Interrupted {
 		b.WriteString("INCOMPLETE: interrupted; the rounds completed are shown.\n")
+	}
+	if r.Rounds == 0 {
+		b.WriteString("no round completed: nothing to show.\n")
+		_, err := io.WriteString(w, b.String())
+		return err
 	}
 	var variants []string
 	for _, c := range r.Cases {

@@ -6,7 +6,8 @@
 //
 // Run "mglayout help" for the list of commands and "mglayout help <command>"
 // for one command's flags. Exit status: 0 fine, 1 a finding that a CI gate
-// should fail on, 2 a usage or input error.
+// should fail on, 2 a usage or input error, 130 a measurement interrupted
+// (Ctrl-C) after printing the rounds it completed.
 //
 // The binary is also a go vet tool: go vet -vettool=$(which mglayout) ./...
 // runs the falsesharing analyzer over each package.
@@ -77,6 +78,11 @@ func usagef(format string, args ...any) error {
 // (a regression, a finding): exit status 1. The command has printed it.
 var errFinding = errors.New("finding")
 
+// errInterrupted reports that a measurement was interrupted (Ctrl-C):
+// exit status 130, as a shell gives. The command has printed the rounds
+// it completed, marked incomplete.
+var errInterrupted = errors.New("interrupted")
+
 func main() {
 	// go vet -vettool=mglayout speaks unitchecker's protocol to the tool,
 	// which then is the analyzer's driver and reads os.Args itself.
@@ -135,6 +141,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errFinding):
 		return 1
+	case errors.Is(err, errInterrupted):
+		return 130
 	}
 	fmt.Fprintf(stderr, "mglayout %s: %v\n", c.name, oneLine(err.Error()))
 	return 2

@@ -145,13 +145,18 @@ func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
 		if *jsonOut {
 			enc := json.NewEncoder(ctx.stdout)
 			enc.SetIndent("", "  ")
-			return enc.Encode(r)
+			err = enc.Encode(r)
+		} else {
+			predict, perr := predictor(variants, o)
+			if perr != nil {
+				return usagef("%v", perr)
+			}
+			err = probe.WriteProbe(ctx.stdout, r, predict)
 		}
-		predict, err := predictor(variants, o)
-		if err != nil {
-			return usagef("%v", err)
+		if err == nil && r.Interrupted {
+			err = errInterrupted
 		}
-		return probe.WriteProbe(ctx.stdout, r, predict)
+		return err
 	}
 }
 

@@ -78,7 +78,13 @@ func reportFlags(fs *flag.FlagSet) func(*context, []string) error {
 		if !r.Complete {
 			ctx.note("the report is incomplete: " + r.Incomplete)
 		}
-		return writeReport(ctx, *out, r)
+		if err := writeReport(ctx, *out, r); err != nil {
+			return err
+		}
+		if run.Err() != nil {
+			return errInterrupted
+		}
+		return nil
 	}
 }
 

@@ -75,9 +75,14 @@ func sweepFlags(fs *flag.FlagSet) func(*context, []string) error {
 		if *jsonOut {
 			enc := json.NewEncoder(ctx.stdout)
 			enc.SetIndent("", "  ")
-			return enc.Encode(r)
+			err = enc.Encode(r)
+		} else {
+			err = probe.WriteSweep(ctx.stdout, r)
 		}
-		return probe.WriteSweep(ctx.stdout, r)
+		if err == nil && r.Interrupted {
+			err = errInterrupted
+		}
+		return err
 	}
 }
 
