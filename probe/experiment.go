@@ -236,6 +236,15 @@ func (r *Result) dropPartialRound(round int) {
 	}
 }
 
+// ErrTooFewCPUs is the error, wrapped, of a probe given fewer than 2
+// usable CPUs: a machine's limit, not a mistake in the command line.
+var ErrTooFewCPUs = errors.New("the probe needs at least 2 CPUs to make two of them share a line")
+
+// UsableCPUs returns the CPUs a probe may run on: those asked for, which
+// must be in the affinity mask, or the mask. Fewer than 2 is
+// ErrTooFewCPUs.
+func UsableCPUs(want []int) ([]int, error) { return usableCPUs(want) }
+
 func usableCPUs(want []int) ([]int, error) {
 	mask, err := affinity()
 	if err != nil {
@@ -251,7 +260,7 @@ func usableCPUs(want []int) ([]int, error) {
 		cpus = want
 	}
 	if len(cpus) < 2 {
-		return nil, fmt.Errorf("the probe needs at least 2 CPUs to make two of them share a line; the affinity mask allows %v (run on a machine, or with a mask, of 2 or more)", cpus)
+		return nil, fmt.Errorf("%w; the affinity mask allows %v (run on a machine, or with a mask, of 2 or more)", ErrTooFewCPUs, cpus)
 	}
 	for i, c := range cpus {
 		if slices.Contains(cpus[:i], c) {

@@ -8,6 +8,7 @@ package report
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -208,6 +209,14 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 	r.Host = Host{Info: info, Kernel: kernelRelease(), Line: nativeLine(info)}
 
 	if err := r.static(sc, o.Lines); err != nil {
+		return nil, err
+	}
+	// On one CPU nothing can be measured, but the static part stands.
+	if _, err := probe.UsableCPUs(o.CPUs); errors.Is(err, probe.ErrTooFewCPUs) {
+		r.Complete = false
+		r.Incomplete = "not measured: " + err.Error()
+		return r.finish(start), nil
+	} else if err != nil {
 		return nil, err
 	}
 
