@@ -86,6 +86,12 @@ func (f *loadFlags) load(ctx *context, args []string) (*loaded, error) {
 	}
 	if len(patterns) > 0 {
 		res, err := gosrc.Load(gosrc.Config{Archs: archs, Tags: tags, Types: types}, patterns)
+		if err != nil && len(f.elf) > 0 {
+			// An argument beside -elf is a Go package pattern; the
+			// user most likely meant a type of the file.
+			return nil, usagef("%s is no Go package: name the types of %s with -type, e.g. mglayout layout -elf %s -type %s",
+				strings.Join(patterns, " "), f.elf[0], f.elf[0], patterns[0])
+		}
 		if err != nil {
 			return nil, usagef("%v", err)
 		}

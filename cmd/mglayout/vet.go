@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -232,21 +231,20 @@ func sortFindings(findings []*finding) {
 func loadPackages(patterns []string, tests bool, tags []string, arch string) ([]*packages.Package, error) {
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: tests}
 	if arch != "" {
-		goos := runtime.GOOS
-		if arch == "wasm" {
-			goos = "js"
-		}
-		cfg.Env = append(os.Environ(), "GOARCH="+arch, "GOOS="+goos)
+		cfg.Env = gosrc.BuildEnv(arch)
 	}
 	if len(tags) > 0 {
 		cfg.BuildFlags = []string{"-tags=" + strings.Join(tags, ",")}
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
+		if np := gosrc.NoPackages("", patterns); len(pkgs) == 0 && !strings.HasPrefix(np.Error(), "no Go packages") {
+			return nil, usagef("%v", np)
+		}
 		return nil, usagef("loading %s: %s", strings.Join(patterns, " "), firstLine(err.Error()))
 	}
 	if len(pkgs) == 0 {
-		return nil, usagef("no Go packages match %s (check the pattern, e.g. ./...)", strings.Join(patterns, " "))
+		return nil, usagef("%v", gosrc.NoPackages("", patterns))
 	}
 	var bad *packages.Package
 	packages.Visit(pkgs, nil, func(p *packages.Package) {

@@ -113,7 +113,7 @@ func loadArch(cfg Config, arch string, patterns []string) ([]*packages.Package, 
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
 			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedTypesSizes,
 		Dir: cfg.Dir,
-		Env: append(os.Environ(), "GOARCH="+arch),
+		Env: BuildEnv(arch),
 	}
 	if len(cfg.Tags) > 0 {
 		pcfg.BuildFlags = []string{"-tags=" + strings.Join(cfg.Tags, ",")}
@@ -125,10 +125,15 @@ func loadArch(cfg Config, arch string, patterns []string) ([]*packages.Package, 
 	}
 	pkgs, err := packages.Load(pcfg, patterns...)
 	if err != nil {
+		if len(pkgs) == 0 {
+			if np := NoPackages(cfg.Dir, patterns); !strings.HasPrefix(np.Error(), "no Go packages") {
+				return nil, np
+			}
+		}
 		return nil, fmt.Errorf("loading %s: %v", strings.Join(patterns, " "), firstLine(err.Error()))
 	}
 	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("no Go packages match %s (check the pattern, e.g. ./...)", strings.Join(patterns, " "))
+		return nil, NoPackages(cfg.Dir, patterns)
 	}
 	for _, pkg := range pkgs {
 		if len(pkg.Errors) > 0 {
