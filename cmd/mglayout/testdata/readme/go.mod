@@ -1,0 +1,3 @@
+module example.com/readme
+
+go 1.26
