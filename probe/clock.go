@@ -16,11 +16,11 @@ import (
 
 // ClockOptions control a measurement of clock reads.
 type ClockOptions struct {
-	Duration time.Duration // of one run of one row
-	Count    int           // rounds
+	Duration time.Duration `json:"duration_ns"` // of one run of one row
+	Count    int           `json:"count"`       // rounds
 	// CPUs: the reads run on the first; nil: on the first CPU of the
 	// affinity mask.
-	CPUs []int
+	CPUs []int `json:"cpus"`
 	// Progress, if set, is told what happens, between runs only.
 	Progress func(string) `json:"-"`
 }
@@ -30,37 +30,37 @@ type ClockOptions struct {
 type ClockResult struct {
 	// Rows are in a fixed order; a row that could not be measured has
 	// no samples and says why in Missing.
-	Rows        []*ClockRow
-	Rounds      int  // rounds completed
-	Interrupted bool // stopped early (context cancelled); the rounds done are kept
-	CPU         int  // the CPU the reads ran on; -1 when not pinned
+	Rows        []*ClockRow `json:"rows"`
+	Rounds      int         `json:"rounds"`      // rounds completed
+	Interrupted bool        `json:"interrupted"` // stopped early (context cancelled); the rounds done are kept
+	CPU         int         `json:"cpu"`         // the CPU the reads ran on; -1 when not pinned
 	// Clocksource is the kernel's current clocksource (sysfs); the vDSO
 	// falls back to the system call when it has no vDSO mode.
-	Clocksource string
+	Clocksource string `json:"clocksource"`
 	// CoarseResolution is clock_getres(CLOCK_REALTIME_COARSE): the tick,
 	// the only moment the coarse clock changes.
-	CoarseResolution time.Duration
-	Options          ClockOptions
+	CoarseResolution time.Duration `json:"coarse_resolution_ns"`
+	Options          ClockOptions  `json:"options"`
 	// Reference names the 2018 figures of the Reference fields.
-	Reference string
+	Reference string `json:"reference"`
 }
 
 // ClockRow is one way of reading one clock.
 type ClockRow struct {
-	Name   string // the call with its clock, e.g. "C clock_gettime(CLOCK_REALTIME_COARSE)"
-	Call   string // the call alone, e.g. "C clock_gettime"
-	Clock  string // CLOCK_REALTIME, CLOCK_REALTIME_COARSE, ...
-	Coarse bool
-	Via    string // "vDSO" or "syscall"
-	How    string // the mechanism, in a sentence
+	Name   string `json:"name"`  // the call with its clock, e.g. "C clock_gettime(CLOCK_REALTIME_COARSE)"
+	Call   string `json:"call"`  // the call alone, e.g. "C clock_gettime"
+	Clock  string `json:"clock"` // CLOCK_REALTIME, CLOCK_REALTIME_COARSE, ...
+	Coarse bool   `json:"coarse"`
+	Via    string `json:"via"` // "vDSO" or "syscall"
+	How    string `json:"how"` // the mechanism, in a sentence
 	// Samples are the nanoseconds one call costs, one per round: the
 	// median over the round's batches.
-	Samples []float64
+	Samples []float64 `json:"samples_ns"`
 	// Reference is the 2018 figure for the same clock and mechanism, in
 	// ns (0: none; see ClockResult.Reference).
-	Reference float64 `json:",omitempty"`
+	Reference float64 `json:"reference_ns,omitempty"`
 	// Missing says why the row was not measured; empty when it was.
-	Missing string `json:",omitempty"`
+	Missing string `json:"missing,omitempty"`
 
 	// read performs n calls and returns how long they took.
 	read func(n int) (time.Duration, error)

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -28,23 +29,25 @@ type Variant struct {
 type Options struct {
 	// Line is the line size that phases refer to: the emulated target's
 	// when emulating, else the host's.
-	Line int64
+	Line int64 `json:"line"`
 	// Phase places every object this many bytes past a line boundary; it
 	// must be reachable for each object. -1 takes each object's first
 	// reachable phase.
-	Phase int64
+	Phase int64 `json:"phase"`
 	// Emulate is the target line size to emulate on a host whose lines
 	// are HostLine bytes, with emulated lines Spacing bytes apart; 0 runs
 	// natively.
-	Emulate, HostLine, Spacing int64
-	Duration                   time.Duration // of one run
-	Count                      int           // rounds
-	CPUs                       []int         // nil: the affinity mask
-	Stress                     bool          // run writers unthrottled
-	Paths                      []string      // paths to measure; nil: all
+	Emulate  int64         `json:"emulate,omitempty"`
+	HostLine int64         `json:"host_line"`
+	Spacing  int64         `json:"spacing,omitempty"`
+	Duration time.Duration `json:"duration_ns"` // of one run
+	Count    int           `json:"count"`       // rounds
+	CPUs     []int         `json:"cpus"`        // nil: the affinity mask
+	Stress   bool          `json:"stress"`      // run writers unthrottled
+	Paths    []string      `json:"paths"`       // paths to measure; nil: all
 	// Writers are the writing paths that run beside a measured path; nil:
 	// every path that writes.
-	Writers []string
+	Writers []string `json:"writers"`
 	// Progress, if set, is told what happens, between runs only.
 	Progress func(string) `json:"-"`
 }
@@ -55,26 +58,35 @@ const MinDuration = 10 * time.Millisecond
 
 // Result holds the samples of every case.
 type Result struct {
-	Cases       []*Case
-	Rounds      int  // rounds completed
-	Interrupted bool // stopped early (context cancelled); the rounds done are kept
-	CPUs        []int
-	Options     Options
+	Cases       []*Case `json:"cases"`
+	Rounds      int     `json:"rounds"`      // rounds completed
+	Interrupted bool    `json:"interrupted"` // stopped early (context cancelled); the rounds done are kept
+	CPUs        []int   `json:"cpus"`
+	Options     Options `json:"options"`
 }
 
 // Case is one path measured in one variant: with the writers of the
 // variant running on CPUs of their own, or alone as the control.
 type Case struct {
-	Variant string
-	Path    *access.Path
-	Alone   bool // the control: no other worker runs
-	CPUs    int  // CPUs the path runs on
+	Variant string       `json:"variant"`
+	Path    *access.Path `json:"-"`     // the JSON names it: path
+	Alone   bool         `json:"alone"` // the control: no other worker runs
+	CPUs    int          `json:"cpus"`  // CPUs the path runs on
 	// Samples are the path's completed iterations per second, all its
 	// CPUs together, one per round.
-	Samples []float64
+	Samples []float64 `json:"samples"`
 	// Writers are the background writers' iterations per second.
-	Writers map[string][]float64
-	Retries []uint64 // seqlock retries per round
+	Writers map[string][]float64 `json:"writers"`
+	Retries []uint64             `json:"retries"` // seqlock retries per round
+}
+
+// MarshalJSON writes a case with its path by name.
+func (c *Case) MarshalJSON() ([]byte, error) {
+	type plain Case
+	return json.Marshal(struct {
+		*plain
+		Path string `json:"path"`
+	}{(*plain)(c), c.Path.Name})
 }
 
 // Name identifies the case in progress lines and benchmark names.

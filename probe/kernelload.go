@@ -51,47 +51,48 @@ import (
 
 // KernelOptions control the kernel workloads.
 type KernelOptions struct {
-	Duration time.Duration // of one run
-	Count    int           // rounds
+	Duration time.Duration `json:"duration_ns"` // of one run
+	Count    int           `json:"count"`       // rounds
 	// Workers is the number of pipe1 threads; 0: one per usable CPU.
-	Workers int
-	CPUs    []int // nil: the affinity mask
+	Workers int   `json:"workers"`
+	CPUs    []int `json:"cpus"` // nil: the affinity mask
 	// Progress, if set, is told what happens, between runs only.
 	Progress func(string) `json:"-"`
 }
 
 // KernelResult is the running kernel and what its pipe workloads did.
 type KernelResult struct {
-	Release string // uname -r
-	Version string // uname -v
-	Machine string // uname -m
+	Release string `json:"release"` // uname -r
+	Version string `json:"version"` // uname -v
+	Machine string `json:"machine"` // uname -m
 	// Model is the built-in model nearest to Release, and ModelNote
 	// what to keep in mind about the match (empty when it is exact).
-	Model, ModelNote string
+	Model     string `json:"model"`
+	ModelNote string `json:"model_note,omitempty"`
 	// Floor is the multigrain floor's model where the kernel has one.
-	Floor       string `json:",omitempty"`
-	Workloads   []*KernelWorkload
-	Rounds      int  // rounds completed
-	Interrupted bool // stopped early (context cancelled); the rounds done are kept
-	CPUs        []int
-	Options     KernelOptions
+	Floor       string            `json:"floor,omitempty"`
+	Workloads   []*KernelWorkload `json:"workloads"`
+	Rounds      int               `json:"rounds"`      // rounds completed
+	Interrupted bool              `json:"interrupted"` // stopped early (context cancelled); the rounds done are kept
+	CPUs        []int             `json:"cpus"`
+	Options     KernelOptions     `json:"options"`
 }
 
 // KernelWorkload is one workload's samples.
 type KernelWorkload struct {
-	Name  string // "pipe1_threads" or "pipe_throughput"
-	Title string // what it reproduces and how
-	Bytes int    // written and read back per iteration
-	CPUs  []int  // each worker's CPU
+	Name  string `json:"name"`  // "pipe1_threads" or "pipe_throughput"
+	Title string `json:"title"` // what it reproduces and how
+	Bytes int    `json:"bytes"` // written and read back per iteration
+	CPUs  []int  `json:"cpus"`  // each worker's CPU
 	// Total is the iterations per second of all workers together, the
 	// sum of their rates, one sample per round.
-	Total []float64
+	Total []float64 `json:"total"`
 	// Worker holds each worker's own iterations per second:
 	// Worker[w][round]. A worker's rate in a run is the median over its
 	// chunks of 256 iterations, each timed, so that chunks during which
 	// the scheduler ran something else on its CPU do not count; on a
 	// quiet machine that is its iterations divided by the run's length.
-	Worker [][]float64
+	Worker [][]float64 `json:"worker"`
 }
 
 // Workers is the number of worker threads.

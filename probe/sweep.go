@@ -2,6 +2,7 @@ package probe
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -24,18 +25,29 @@ type SweepOptions struct {
 // SweepPoint is one distance: the writer's and the reader's operations per
 // second, one sample per round.
 type SweepPoint struct {
-	Distance int64
-	Writer   []float64
-	Reader   []float64
+	Distance int64     `json:"distance"`
+	Writer   []float64 `json:"writer"` // the writer's atomic adds per second, one per round
+	Reader   []float64 `json:"reader"` // the reader's loads per second
 }
 
 // SweepResult is a whole sweep.
 type SweepResult struct {
-	Points      []*SweepPoint // by distance, the far control last
-	Far         *SweepPoint
-	CPUs        [2]int
-	Rounds      int
-	Interrupted bool
+	Points      []*SweepPoint `json:"points"` // by distance
+	Far         *SweepPoint   `json:"far"`    // the control
+	CPUs        [2]int        `json:"cpus"`   // the writer's and the reader's
+	Rounds      int           `json:"rounds"`
+	Interrupted bool          `json:"interrupted"`
+}
+
+// MarshalJSON writes a sweep with its verdict: the destructive-interference
+// distance, as report.json carries it (-1 when every distance interferes,
+// 0 when none does).
+func (r *SweepResult) MarshalJSON() ([]byte, error) {
+	type plain SweepResult
+	return json.Marshal(struct {
+		*plain
+		Distance int64 `json:"interference_distance"`
+	}{(*plain)(r), r.Interference().Distance})
 }
 
 // Sweep measures this host's destructive-interference distance: a writer

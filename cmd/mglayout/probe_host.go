@@ -27,8 +27,8 @@ type hostProbe struct {
 
 // hostProbeJSON is what -json writes for -clock and -kernel.
 type hostProbeJSON struct {
-	Clock  *probe.ClockResult  `json:",omitempty"`
-	Kernel *probe.KernelResult `json:",omitempty"`
+	Clock  *probe.ClockResult  `json:"clock,omitempty"`
+	Kernel *probe.KernelResult `json:"kernel,omitempty"`
 }
 
 func (h hostProbe) run(ctx *context, args []string) error {

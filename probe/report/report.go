@@ -25,7 +25,7 @@ import (
 )
 
 // Schema names the JSON format; it changes when a field changes meaning.
-const Schema = "mglayout-report/1"
+const Schema = "mglayout-report/2"
 
 // Report is the whole report, and its JSON schema.
 type Report struct {
