@@ -83,10 +83,14 @@ type Case struct {
 // MarshalJSON writes a case with its path by name.
 func (c *Case) MarshalJSON() ([]byte, error) {
 	type plain Case
+	name := ""
+	if c.Path != nil {
+		name = c.Path.Name
+	}
 	return json.Marshal(struct {
 		*plain
 		Path string `json:"path"`
-	}{(*plain)(c), c.Path.Name})
+	}{(*plain)(c), name})
 }
 
 // Name identifies the case in progress lines and benchmark names.
