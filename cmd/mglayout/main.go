@@ -186,6 +186,10 @@ func help(args []string, stdout, stderr io.Writer) int {
 		printCommands(stdout)
 		return 0
 	}
+	if args[0] == "help" {
+		fmt.Fprintf(stdout, "usage: mglayout help [command]\n\nWith no command, help lists the commands; with one, it prints the command's\nusage, what it does and its flags.\n")
+		return 0
+	}
 	c := lookup(args[0])
 	if c == nil {
 		fmt.Fprintf(stderr, "mglayout help: unknown command %q (run 'mglayout help' for the list)\n", args[0])
