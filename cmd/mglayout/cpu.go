@@ -35,23 +35,19 @@ x/sys/cpu and the affinity mask still describe this machine.
 The -json schema is documented in package
 github.com/mglayout/mglayout/probe/host.`,
 		flags: func(fs *flag.FlagSet) func(*context, []string) error {
-			asJSON := fs.Bool("json", false, "shorthand for -format json")
-			format := fs.String("format", "text", "output `format`: text or json")
+			var out formatFlags
+			out.register(fs, "text", "json")
 			sysfs := fs.String("sysfs", "/sys", "read sysfs under `dir` (for testing with a copy of another machine's tree)")
 			return func(ctx *context, args []string) error {
 				if len(args) > 0 {
 					return usagef("cpu takes no arguments, got %q", args[0])
 				}
+				format, err := out.name()
+				if err != nil {
+					return err
+				}
 				set := make(map[string]bool)
 				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-				switch {
-				case *format != "text" && *format != "json":
-					return usagef("unknown -format %q (use text or json)", *format)
-				case *asJSON && set["format"] && *format != "json":
-					return usagef("-json and -format %s disagree (use one of them)", *format)
-				case *asJSON:
-					*format = "json"
-				}
 				// The default /sys may be missing (containers, other
 				// systems), which detection notes; a named one must exist.
 				if set["sysfs"] {
@@ -63,7 +59,7 @@ github.com/mglayout/mglayout/probe/host.`,
 				if err != nil {
 					return fmt.Errorf("reading sysfs under %s: %v", *sysfs, err)
 				}
-				if *format == "json" {
+				if format == "json" {
 					out, err := json.MarshalIndent(info, "", "  ")
 					if err != nil {
 						return err

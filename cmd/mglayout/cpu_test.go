@@ -70,7 +70,7 @@ func TestCPUUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-format", "yaml"}, `mglayout cpu: unknown -format "yaml" (use text or json)`},
+		{[]string{"-format", "yaml"}, `mglayout cpu: -format "yaml" is not one of text, json`},
 		{[]string{"-json", "-format", "text"}, "mglayout cpu: -json and -format text disagree"},
 		{[]string{"-sysfs", "testdata/no-such-tree"}, "mglayout cpu: -sysfs testdata/no-such-tree is not a directory"},
 		{[]string{"extra"}, `mglayout cpu: cpu takes no arguments, got "extra"`},

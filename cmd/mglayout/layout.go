@@ -31,14 +31,12 @@ in -arch; the kernel models are modelled for amd64 and arm64.`,
 // outputFlags are the flags every command that prints layouts shares.
 type outputFlags struct {
 	lines  string
-	format string
-	json   bool
+	format formatFlags
 }
 
 func (f *outputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.lines, "lines", "", "comma-separated line sizes in bytes (default 64, 128 and the host's)")
-	fs.StringVar(&f.format, "format", "text", "output format: text, json or md")
-	fs.BoolVar(&f.json, "json", false, "shorthand for -format json")
+	f.format.register(fs, "text", "json", "md")
 }
 
 // lineSizes returns the requested line sizes, or 64, 128 and those the
@@ -59,19 +57,7 @@ func (f *outputFlags) lineSizes() ([]int64, error) {
 }
 
 // formatName returns the chosen format: text, json or md.
-func (f *outputFlags) formatName() (string, error) {
-	format := f.format
-	if f.json {
-		format = "json"
-	}
-	switch format {
-	case "text", "json", "md":
-		return format, nil
-	case "markdown":
-		return "md", nil
-	}
-	return "", usagef("-format %q is not one of text, json, md", format)
-}
+func (f *outputFlags) formatName() (string, error) { return f.format.name() }
 
 func layoutFlags(fs *flag.FlagSet) func(*context, []string) error {
 	var out outputFlags

@@ -73,17 +73,22 @@ func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
 	cpus := fs.String("cpus", "", "CPUs to use, e.g. 0-3 (default: the affinity mask)")
 	paths := fs.String("paths", "", "comma-separated paths to measure (default: all)")
 	writers := fs.String("writers", "", "comma-separated writing paths to run beside each measured path (default: every path that writes)")
-	jsonOut := fs.Bool("json", false, "write the samples as JSON")
+	var out formatFlags
+	out.register(fs, "text", "json")
 	bench := fs.String("bench", "", "also write the samples in Go benchmark format to this file, for benchstat")
 	clock := fs.Bool("clock", false, "measure the cost of a fine and a coarse clock read on this host (no layouts)")
 	kernel := fs.Bool("kernel", false, "run the pipe workloads on the running kernel and show its nearest model's verdicts (no layouts)")
 	return func(ctx *context, args []string) error {
+		format, err := out.name()
+		if err != nil {
+			return err
+		}
 		if *clock || *kernel {
 			cpuList, err := parseCPUs(*cpus)
 			if err != nil {
 				return err
 			}
-			return hostProbe{clock: *clock, kernel: *kernel, count: *count, duration: *duration, cpus: cpuList, json: *jsonOut}.run(ctx, args)
+			return hostProbe{clock: *clock, kernel: *kernel, count: *count, duration: *duration, cpus: cpuList, json: format == "json"}.run(ctx, args)
 		}
 		if len(args) == 0 {
 			return usagef("name at least one layout to probe (e.g. mglayout probe tk_core@v6.1 tk_core@v6.1+guohui)")
@@ -142,7 +147,7 @@ func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
 				return err
 			}
 		}
-		if *jsonOut {
+		if format == "json" {
 			enc := json.NewEncoder(ctx.stdout)
 			enc.SetIndent("", "  ")
 			err = enc.Encode(r)

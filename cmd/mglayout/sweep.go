@@ -41,11 +41,16 @@ func sweepFlags(fs *flag.FlagSet) func(*context, []string) error {
 	step := fs.Int64("step", 8, "distance step in bytes (a multiple of 8)")
 	far := fs.Int64("far", 4096, "distance of the control")
 	cpus := fs.String("cpus", "", "the writer's and the reader's CPU, e.g. 0,1 (default: the first two of the affinity mask)")
-	jsonOut := fs.Bool("json", false, "write the samples as JSON")
+	var out formatFlags
+	out.register(fs, "text", "json")
 	bench := fs.String("bench", "", "also write the samples in Go benchmark format to this file, for benchstat")
 	return func(ctx *context, args []string) error {
 		if len(args) > 0 {
 			return usagef("sweep takes no arguments")
+		}
+		format, err := out.name()
+		if err != nil {
+			return err
 		}
 		cpuList, err := parseCPUOrder(*cpus)
 		if err != nil {
@@ -72,7 +77,7 @@ func sweepFlags(fs *flag.FlagSet) func(*context, []string) error {
 				return err
 			}
 		}
-		if *jsonOut {
+		if format == "json" {
 			enc := json.NewEncoder(ctx.stdout)
 			enc.SetIndent("", "  ")
 			err = enc.Encode(r)

@@ -45,7 +45,8 @@ fix), 2 when a package does not load or type-check.`,
 }
 
 func vetFlags(fs *flag.FlagSet) func(*context, []string) error {
-	format := fs.String("format", "text", "output format: text, json or sarif")
+	var out formatFlags
+	out.register(fs, "text", "json", "sarif")
 	tests := fs.Bool("test", false, "also check the packages' test files")
 	tags := fs.String("tags", "", "comma-separated build tags for loading the packages")
 	fix := fs.Bool("fix", false, "apply the first suggested fix of each finding to the files")
@@ -58,13 +59,15 @@ func vetFlags(fs *flag.FlagSet) func(*context, []string) error {
 		fs.Var(f.Value, falsesharing.Analyzer.Name+"."+f.Name, f.Usage)
 	})
 	return func(ctx *context, args []string) error {
+		format, err := out.name()
+		if err != nil {
+			return err
+		}
 		switch {
-		case !slices.Contains([]string{"text", "json", "sarif"}, *format):
-			return usagef("-format %q is not one of text, json, sarif", *format)
 		case *diff && !*fix:
 			return usagef("-diff shows what -fix would change: use -fix -diff")
-		case *fix && *format != "text":
-			return usagef("-fix prints the findings it cannot fix as text: drop -format %s", *format)
+		case *fix && format != "text":
+			return usagef("-fix prints the findings it cannot fix as text: drop -format %s", format)
 		}
 		if len(args) == 0 {
 			args = []string{"."}
@@ -76,7 +79,7 @@ func vetFlags(fs *flag.FlagSet) func(*context, []string) error {
 		if *fix {
 			return fixFindings(ctx, findings, *diff)
 		}
-		switch *format {
+		switch format {
 		case "json":
 			err = writeJSON(ctx.stdout, findings)
 		case "sarif":
