@@ -200,7 +200,7 @@ func Run(ctx context.Context, variants []Variant, o Options) (*Result, error) {
 		}
 	}
 	if len(cases) == 0 {
-		return nil, errors.New("no path to measure (check -paths against the paths of the layouts)")
+		return nil, errors.New("no path to measure (check -measure against the paths of the layouts)")
 	}
 	r := &Result{Cases: cases, CPUs: cpus, Options: o}
 	prev := runtime.GOMAXPROCS(0)
@@ -452,7 +452,7 @@ func checkNames(plans []*variantPlan, o Options) error {
 	}
 	for _, name := range o.Paths {
 		if !slices.Contains(paths, name) {
-			return fmt.Errorf("-paths %s: no layout has a path of that name (they have %s)", name, strings.Join(paths, ", "))
+			return fmt.Errorf("-measure %s: no layout has a path of that name (they have %s)", name, strings.Join(paths, ", "))
 		}
 	}
 	for _, name := range o.Writers {

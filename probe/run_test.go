@@ -147,7 +147,7 @@ func TestRunErrors(t *testing.T) {
 		{"one", func(o *Options) { o.CPUs = mask[:1] }, []string{"at least 2 CPUs"}, false},
 		{"phase", func(o *Options) { o.Phase = 3 }, []string{"tk_core@v6.1", "3 bytes", "64-byte line", "-phase"}, true},
 		{"phase128", func(o *Options) { o.Line, o.Phase = 128, 32 }, []string{"tk_core@v6.1", "[0 64]"}, true},
-		{"paths", func(o *Options) { o.Paths = []string{"nosuchpath"} }, []string{"-paths"}, true},
+		{"paths", func(o *Options) { o.Paths = []string{"nosuchpath"} }, []string{"-measure"}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.needs2 {

@@ -40,11 +40,7 @@ func (l listFlag) Set(s string) error {
 func (f *elfFlags) register(fs *flag.FlagSet) {
 	fs.Var(listFlag{&f.elf}, "elf", "read C or Go structs from the DWARF of ELF `FILE` (an object, binary or vmlinux built with -g); repeatable: diff takes two, OLD and NEW")
 	fs.Var(listFlag{&f.path}, "path", "an access path `SPEC` for the -elf struct, as in //mglayout:path ('NAME [cpus=N] [rate=N/s] OP=member,...'), or @FILE for a paths file; repeatable")
-	// probe's own -paths picks the paths to measure; it takes a paths
-	// file as -path @FILE.
-	if name := fs.Name(); name != "probe" && !strings.HasSuffix(name, " probe") {
-		fs.StringVar(&f.paths, "paths", "", "a paths `FILE` for -elf structs: [TypeName] sections of access paths and align/padded lines (see the README)")
-	}
+	fs.StringVar(&f.paths, "paths", "", "a paths `FILE` for -elf structs: [TypeName] sections of access paths and align/padded lines (see the README)")
 }
 
 // sidecar reads -paths and -path into one sidecar; nil when neither is

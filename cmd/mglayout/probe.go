@@ -71,7 +71,7 @@ func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
 	emulate := fs.Int64("emulate-line", 0, "emulate this line size (e.g. 128) on the host's lines")
 	spacing := fs.Int64("spacing", 0, "bytes between emulated lines (default: twice the host line, past the adjacent-line prefetcher)")
 	cpus := fs.String("cpus", "", "CPUs to use, e.g. 0-3 (default: the affinity mask)")
-	paths := fs.String("paths", "", "comma-separated paths to measure (default: all)")
+	measure := fs.String("measure", "", "comma-separated names of the paths to measure (default: all)")
 	writers := fs.String("writers", "", "comma-separated writing paths to run beside each measured path (default: every path that writes)")
 	var out formatFlags
 	out.register(fs, "text", "json")
@@ -109,7 +109,7 @@ func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
 			}
 		}
 		o := probe.Options{Line: hostLine, Phase: *phase, Duration: *duration, Count: *count, CPUs: cpuList,
-			Stress: *stress, Paths: splitList(*paths), Writers: splitList(*writers), HostLine: hostLine}
+			Stress: *stress, Paths: splitList(*measure), Writers: splitList(*writers), HostLine: hostLine}
 		if *emulate != 0 {
 			if err := checkEmulation(*emulate, hostLine); err != nil {
 				return err
