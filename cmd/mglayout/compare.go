@@ -4,7 +4,7 @@ import (
 	"flag"
 	"os"
 
-	"github.com/mglayout/mglayout/probe/report"
+	"github.com/mglayout/mglayout/internal/report"
 )
 
 func init() {

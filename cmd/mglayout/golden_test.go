@@ -32,7 +32,7 @@ func TestGolden(t *testing.T) {
 		{"diff_v6.13.md", 1, "diff -format md -lines 64,128 tk_core@v6.1 tk_data@v6.13"},
 		// Two reports recorded on one 2-core VM, each with native 64-byte
 		// and emulated 128-byte probes.
-		{"compare_recorded.txt", 0, "compare ../../probe/report/testdata/report.json ../../probe/report/testdata/report2.json"},
+		{"compare_recorded.txt", 0, "compare ../../internal/report/testdata/report.json ../../internal/report/testdata/report2.json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

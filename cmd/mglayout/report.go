@@ -13,7 +13,7 @@ import (
 
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe"
-	"github.com/mglayout/mglayout/probe/report"
+	"github.com/mglayout/mglayout/internal/report"
 )
 
 func init() {

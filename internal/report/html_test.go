@@ -533,13 +533,13 @@ func wantSegments(s render.JSONStruct, line, phase int64) []string {
 // TestHTMLChromium renders the recorded report in headless Chromium and
 // checks that the screenshot shows the page: run it with
 //
-//	go test ./probe/report -run Chromium -chromium
+//	go test ./internal/report -run Chromium -chromium
 //
 // (apt-get install chromium). With -update it also rewrites
 // testdata/screenshot.png, the picture in the README.
 func TestHTMLChromium(t *testing.T) {
 	if !*chromium {
-		t.Skip("needs Chromium: go test ./probe/report -run Chromium -chromium (Debian: apt-get install chromium)")
+		t.Skip("needs Chromium: go test ./internal/report -run Chromium -chromium (Debian: apt-get install chromium)")
 	}
 	bin := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
