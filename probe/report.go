@@ -63,19 +63,11 @@ func rate(s stats.Summary) string {
 	return textfmt.SI(s.Median) + " ± " + s.RangePct()
 }
 
-// Prediction is what the static analysis says of a path in the measured
-// case, to print beside the measurement.
-type Prediction struct {
-	Lines      int      // lines the path touches
-	Shared     []string // "line 0: tick writes it (true, 250/s)"
-	HotSharing bool     // a writer running as fast as it can shares a line with the path
-}
-
 // WriteProbe writes an experiment for people: per path and variant the
 // rate with its interval, the change against the path running alone,
 // what the static analysis predicted, and for two or more variants the
 // change of each against the first.
-func WriteProbe(w io.Writer, r *Result, predict func(variant, path string) *Prediction) error {
+func WriteProbe(w io.Writer, r *Result, predicted Predictions) error {
 	var b strings.Builder
 	o := r.Options
 	mode := fmt.Sprintf("native %d-byte lines", o.Line)
@@ -125,12 +117,10 @@ func WriteProbe(w io.Writer, r *Result, predict func(variant, path string) *Pred
 				vs = c.DeltaString() + " " + c.PString()
 			}
 			pred := ""
-			if predict != nil {
-				if pr := predict(v, p.Name); pr != nil {
-					pred = fmt.Sprintf("%d %s; %s", pr.Lines, plural(pr.Lines, "line", "lines"), sharedText(pr))
-					if flag := disagreement(pr, alone, with); flag != "" {
-						pred += " [" + flag + "]"
-					}
+			if pr := predicted.Of(v, p.Name); pr != nil {
+				pred = fmt.Sprintf("%d %s; %s", pr.Lines, plural(pr.Lines, "line", "lines"), sharedText(pr))
+				if flag := disagreement(pr, alone, with); flag != "" {
+					pred += " [" + flag + "]"
 				}
 			}
 			rows = append(rows, []string{v, rate(stats.Summarize(with.Samples)), vs, pred})

@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/mglayout/mglayout/layout/access"
-	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 )
@@ -152,11 +149,11 @@ func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
 			enc.SetIndent("", "  ")
 			err = enc.Encode(r)
 		} else {
-			predict, perr := predictor(variants, o)
+			predicted, perr := probe.Predict(variants, o)
 			if perr != nil {
 				return usagef("%v", perr)
 			}
-			err = probe.WriteProbe(ctx.stdout, r, predict)
+			err = probe.WriteProbe(ctx.stdout, r, predicted)
 		}
 		if err == nil && r.Interrupted {
 			err = errInterrupted
@@ -174,68 +171,4 @@ func checkEmulation(target, hostLine int64) error {
 		return usagef("-emulate-line %d is not a power of two of 16 or more", target)
 	}
 	return nil
-}
-
-// predictor runs the sharing analysis of every variant at the measured
-// line size and phase, and says per path what it predicts.
-func predictor(variants []probe.Variant, o probe.Options) (func(variant, path string) *probe.Prediction, error) {
-	preds := map[[2]string]*probe.Prediction{}
-	for _, v := range variants {
-		a, err := sharing.Analyze(v.Objects, []int64{o.Line})
-		if err != nil {
-			return nil, err
-		}
-		for _, oa := range a.Objects {
-			c := caseFor(&oa, o)
-			if c == nil {
-				continue
-			}
-			for _, f := range c.Paths {
-				k := [2]string{v.Name, f.Path.Name}
-				p := preds[k]
-				if p == nil {
-					p = &probe.Prediction{}
-					preds[k] = p
-				}
-				p.Lines += len(f.Lines)
-				for _, ls := range c.Lines {
-					for _, pair := range ls.Pairs {
-						if pair.Other != f.Path.Name || pair.Writer == f.Path.Name {
-							continue
-						}
-						w := pathByName(oa.Object, pair.Writer)
-						kind := "false"
-						if pair.True {
-							kind = "true"
-						}
-						rate := w.RateString()
-						if o.Stress {
-							rate = "unthrottled"
-						}
-						p.Shared = append(p.Shared, fmt.Sprintf("line %d with %s (%s, %s)", ls.Index, pair.Writer, kind, rate))
-						if w.Rate == 0 || o.Stress {
-							p.HotSharing = true
-						}
-					}
-				}
-			}
-		}
-	}
-	return func(variant, path string) *probe.Prediction { return preds[[2]string{variant, path}] }, nil
-}
-
-// caseFor picks the analysed case at the phase the probe used.
-func caseFor(oa *sharing.ObjectAnalysis, o probe.Options) *sharing.Case {
-	for i := range oa.Cases {
-		c := &oa.Cases[i]
-		if o.Phase < 0 || c.Phase == o.Phase {
-			return c
-		}
-	}
-	return nil
-}
-
-func pathByName(o *sharing.Object, name string) *access.Path {
-	i := slices.IndexFunc(o.Paths, func(p *access.Path) bool { return p.Name == name })
-	return o.Paths[i]
 }

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mglayout/mglayout/internal/report"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe"
-	"github.com/mglayout/mglayout/internal/report"
 )
 
 func init() {

@@ -426,44 +426,17 @@ func comparisons(res *probe.Result) []Comparison {
 
 // predict runs the sharing analysis of every variant at the probe's line
 // size and first phase.
+
+// predict is the probe's prediction of each path, as the report keeps
+// it.
 func predict(variants []probe.Variant, o probe.Options) []PredictedRow {
-	var out []PredictedRow
-	for _, v := range variants {
-		a, err := sharing.Analyze(v.Objects, []int64{o.Line})
-		if err != nil {
-			continue
-		}
-		rows := map[string]*PredictedRow{}
-		var order []string
-		for _, oa := range a.Objects {
-			if len(oa.Cases) == 0 {
-				continue
-			}
-			c := &oa.Cases[0]
-			for _, f := range c.Paths {
-				row := rows[f.Path.Name]
-				if row == nil {
-					row = &PredictedRow{Variant: v.Name, Path: f.Path.Name, Shared: []string{}}
-					rows[f.Path.Name] = row
-					order = append(order, f.Path.Name)
-				}
-				row.Lines += len(f.Lines)
-				for _, ls := range c.Lines {
-					for _, pair := range ls.Pairs {
-						if pair.Other == f.Path.Name && pair.Writer != f.Path.Name {
-							kind := "false"
-							if pair.True {
-								kind = "true"
-							}
-							row.Shared = append(row.Shared, fmt.Sprintf("%s line %d with %s (%s)", oa.Object.Layout.Name, ls.Index, pair.Writer, kind))
-						}
-					}
-				}
-			}
-		}
-		for _, name := range order {
-			out = append(out, *rows[name])
-		}
+	ps, err := probe.Predict(variants, o)
+	if err != nil {
+		return []PredictedRow{}
+	}
+	out := []PredictedRow{}
+	for _, p := range ps {
+		out = append(out, PredictedRow{Variant: p.Variant, Path: p.Path, Lines: p.Lines, Shared: p.Shared})
 	}
 	return out
 }
