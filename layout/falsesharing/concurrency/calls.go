@@ -1,0 +1,119 @@
+package concurrency
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// maxCallbackSteps bounds how far callbacks follows a function value.
+const maxCallbackSteps = 6
+
+// callback is a function that a dynamic call may run: with the
+// receiver a method value is bound to, or a closure's bindings.
+type callback struct {
+	fn       *ssa.Function
+	recv     []ssa.Value
+	bindings []ssa.Value
+}
+
+// callbacks returns the package's functions that a function value may
+// be, following it through phi nodes, the fields it is stored in and the
+// parameters it is passed as, depth steps: a removal callback chosen
+// when the cache is built and kept in each shard.
+func (b *builder) callbacks(v ssa.Value, depth int) []callback {
+	if depth == 0 {
+		return nil
+	}
+	switch x := v.(type) {
+	case *ssa.Function:
+		if b.inPkg(x) {
+			return []callback{{fn: x}}
+		}
+	case *ssa.MakeClosure:
+		f, ok := x.Fn.(*ssa.Function)
+		if !ok {
+			return nil
+		}
+		if b.inPkg(f) {
+			return []callback{{fn: f, bindings: x.Bindings}}
+		}
+		// A method value: the bound method, on the receiver bound.
+		if m, ok := f.Object().(*types.Func); ok && len(x.Bindings) == 1 {
+			if mf := b.pkg.Prog.FuncValue(m); b.inPkg(mf) {
+				return []callback{{fn: mf, recv: x.Bindings}}
+			}
+		}
+	case *ssa.Phi:
+		var out []callback
+		for _, e := range x.Edges {
+			out = append(out, b.callbacks(e, depth-1)...)
+		}
+		return out
+	case *ssa.ChangeType:
+		return b.callbacks(x.X, depth)
+	case *ssa.UnOp:
+		if field := b.fieldOf(x.X); x.Op == token.MUL && field != nil {
+			b.storedIndex(field, 0) // fills fieldStores
+			var out []callback
+			for _, sv := range b.fieldStores[field] {
+				out = append(out, b.callbacks(sv, depth-1)...)
+			}
+			return out
+		}
+	case *ssa.Parameter:
+		fn := x.Parent()
+		i := slices.Index(fn.Params, x)
+		var out []callback
+		for _, c := range b.sites[fn] {
+			if i >= 0 && i < len(c.Args) {
+				out = append(out, b.callbacks(c.Args[i], depth-1)...)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// maxImplementations bounds the implementations an interface call is
+// taken to run: past a few, the call says nothing of which.
+const maxImplementations = 3
+
+// implementations returns the methods of the package's types of interest
+// that an interface call of method m may run, or none when there are
+// more than maxImplementations.
+func (b *builder) implementations(iface types.Type, m *types.Func) []*ssa.Function {
+	key := implKey{iface.String(), m.Name()}
+	if fs, ok := b.impls[key]; ok {
+		return fs
+	}
+	it, ok := iface.Underlying().(*types.Interface)
+	var out []*ssa.Function
+	scope := b.pkg.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, isType := scope.Lookup(name).(*types.TypeName)
+		if !ok || !isType || tn.IsAlias() || b.interest != nil && !b.interest(tn) {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+			continue
+		}
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if types.Implements(t, it) {
+				if f := b.pkg.Prog.LookupMethod(t, m.Pkg(), m.Name()); b.inPkg(f) {
+					out = append(out, f)
+				}
+				break
+			}
+		}
+	}
+	if len(out) > maxImplementations {
+		out = nil
+	}
+	b.impls[key] = out
+	return out
+}
+
+type implKey struct{ iface, method string }

@@ -1,0 +1,67 @@
+package falsesharing
+
+import (
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/placement"
+)
+
+// placementOf returns where a struct type's objects can start: where
+// the allocator puts them, where the linker does too when a
+// package-level variable of the package holds one, and anywhere its
+// alignment allows when it is an array's or slice's element.
+func (c *checker) placementOf(tn *types.TypeName) func(*layout.Struct, int64) ([]int64, string) {
+	ctxs := []placement.Context{placement.Heap}
+	if c.hasGlobal(tn) {
+		ctxs = append(ctxs, placement.Global)
+	}
+	element := c.elementTypes()[tn]
+	return func(s *layout.Struct, line int64) ([]int64, string) {
+		var all []int64
+		var reasons []string
+		if element {
+			all = s.Phases(line)
+			reasons = append(reasons, "an element of an array or slice: at any multiple of its alignment")
+		}
+		for _, ctx := range ctxs {
+			p, err := placement.Phases(s, line, ctx)
+			if err != nil {
+				return s.Phases(line), err.Error()
+			}
+			all = append(all, p.Phases...)
+			reasons = append(reasons, ctx.String()+": "+p.Reason)
+		}
+		slices.Sort(all)
+		return slices.Compact(all), strings.Join(reasons, "; ")
+	}
+}
+
+// hasGlobal reports whether a package-level variable holds a value of
+// the type, directly or as an array's elements.
+func (c *checker) hasGlobal(tn *types.TypeName) bool {
+	if c.globals == nil {
+		c.globals = map[types.Object]bool{}
+		scope := c.pass.Pkg.Scope()
+		for _, name := range scope.Names() {
+			v, ok := scope.Lookup(name).(*types.Var)
+			if !ok {
+				continue
+			}
+			t := v.Type()
+			for {
+				a, ok := t.Underlying().(*types.Array)
+				if !ok {
+					break
+				}
+				t = a.Elem()
+			}
+			if n, ok := types.Unalias(t).(*types.Named); ok {
+				c.globals[n.Origin().Obj()] = true
+			}
+		}
+	}
+	return c.globals[tn]
+}

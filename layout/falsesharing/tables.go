@@ -1,0 +1,179 @@
+package falsesharing
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/placement"
+)
+
+// elementUses returns the members of an element type that are used
+// through sync/atomic or that facts mark hot, as paths under prefix.
+func (c *checker) elementUses(elem types.Type, prefix string) []string {
+	var out []string
+	for _, m := range c.hot.paddedMembers(elem) {
+		out = append(out, prefix+"."+m)
+	}
+	if n, ok := types.Unalias(elem).(*types.Named); ok && !c.hot.keptWhole(n) {
+		for _, m := range c.hot.hotMembers(n.Obj()) {
+			out = append(out, prefix+"."+m)
+		}
+		if n.Obj().Pkg() != c.pass.Pkg {
+			if fact, ok := c.hot.fact(n.Obj()); ok {
+				for _, m := range fact.Members {
+					out = append(out, prefix+"."+m)
+				}
+			}
+		}
+	}
+	for _, m := range c.hot.memberFacts(types.NewStruct([]*types.Var{types.NewField(token.NoPos, c.pass.Pkg, "e", elem, false)}, nil)) {
+		out = append(out, prefix+strings.TrimPrefix(m, "e"))
+	}
+	return out
+}
+
+// shardElements is how many elements stand for a slice's backing array:
+// enough for the neighbours of one element at any line size up to 4096
+// bytes, when elements are 64 bytes or more, and never so many that the
+// analysis grows large.
+const shardElements = 16
+
+// checkTables checks the tables whose elements live outside any struct
+// type: the backing arrays of slice members, and package-level arrays and
+// slices. Each is checked as a struct holding the array, placed where the
+// allocator or the linker puts it.
+func (c *checker) checkTables(arch string) error {
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		switch obj := obj.(type) {
+		case *types.Var:
+			if err := c.checkTable(obj, obj, obj.Type(), arch); err != nil {
+				return err
+			}
+		case *types.TypeName:
+			if obj.IsAlias() {
+				continue
+			}
+			if d := c.dirs.Type(obj); d != nil && d.Ignore != "" {
+				continue
+			}
+			// A named slice type is a table of its own: type
+			// stripes []sync.RWMutex.
+			if _, ok := obj.Type().Underlying().(*types.Slice); ok {
+				v := types.NewVar(obj.Pos(), c.pass.Pkg, obj.Name(), obj.Type())
+				if err := c.checkTable(obj, v, obj.Type(), arch); err != nil {
+					return err
+				}
+				continue
+			}
+			st, ok := obj.Type().Underlying().(*types.Struct)
+			if !ok {
+				continue
+			}
+			if n, ok := obj.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+				continue // a generic type's fields have no size until instantiated
+			}
+			if err := c.checkSliceMembers(obj, st, arch); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkSliceMembers checks the backing arrays of a struct type's slice
+// members (of an instance of a generic type, with its type arguments).
+func (c *checker) checkSliceMembers(obj *types.TypeName, st *types.Struct, arch string) error {
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		if _, ok := f.Type().Underlying().(*types.Slice); !ok {
+			continue
+		}
+		if d := c.dirs.Field(f.Origin()); d != nil && (d.Ignore != "" || d.Cold) {
+			continue
+		}
+		if err := c.checkTable(obj, f, f.Type(), arch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkTable checks one slice or package-level array v of type t.
+func (c *checker) checkTable(owner types.Object, v *types.Var, t types.Type, arch string) error {
+	var arr *types.Array
+	place := func(s *layout.Struct, line int64) ([]int64, string) {
+		return s.Phases(line), "a slice's backing array, at any multiple of its elements' alignment"
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		arr = types.NewArray(u.Elem(), shardElements)
+	case *types.Array:
+		if _, isVar := owner.(*types.Var); !isVar {
+			return nil // arrays inside struct types are checked with the type
+		}
+		arr = u
+		place = func(s *layout.Struct, line int64) ([]int64, string) {
+			p, err := placement.Phases(s, line, placement.Global)
+			if err != nil {
+				return s.Phases(line), err.Error()
+			}
+			return p.Phases, p.Reason
+		}
+	default:
+		return nil
+	}
+	if _, ok := arr.Elem().Underlying().(*types.Struct); !ok && !concurrentElem(arr.Elem()) {
+		return nil
+	}
+	holder := types.NewStruct([]*types.Var{types.NewField(v.Pos(), c.pass.Pkg, v.Name(), arr, false)}, nil)
+	_, slice := t.Underlying().(*types.Slice)
+	uses := c.elementUses(arr.Elem(), v.Name()+"[]")
+	if len(uses) == 0 {
+		uses = c.ownedShards(owner, v.Name(), arr.Elem())
+	}
+	return c.checkObject(object{tn: owner, typ: holder, name: v.Name(), uses: uses,
+		placement: place, pos: v.Pos(), slice: slice}, arch)
+}
+
+// ownedShards returns the members of a table's elements that goroutines
+// write in an element of their own (one per CPU, or one goroutine per
+// element): shards written with plain stores, which share lines as
+// atomics do. Only a package that starts goroutines has them, and only
+// then is the model asked.
+func (c *checker) ownedShards(owner types.Object, table string, elem types.Type) []string {
+	if !c.hot.startsGoroutines() {
+		return nil
+	}
+	m := c.model()
+	if m == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range m.StripedWrites(owner, table+"[]") {
+		if p != table+"[]" {
+			out = append(out, p)
+			continue
+		}
+		// Whole elements stored: each of their members is written.
+		if st, ok := elem.Underlying().(*types.Struct); ok {
+			for i := range st.NumFields() {
+				out = append(out, p+"."+st.Field(i).Name())
+			}
+		}
+	}
+	return out
+}
+
+// concurrentElem reports whether array elements of type t are themselves
+// accessed concurrently (atomics, mutexes).
+func concurrentElem(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	return n.Obj().Pkg().Path() == "sync/atomic" || isMutex(t)
+}
