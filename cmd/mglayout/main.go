@@ -35,6 +35,10 @@ type command struct {
 	args  string // the arguments after the flags, for the usage line
 	short string // one line for "mglayout help"
 	long  string // the rest of "mglayout help <name>"
+	// longFunc, when set, writes long at the time help is printed: for
+	// text that costs something to work out, which every start of the
+	// binary would otherwise pay, go vet's once for each package.
+	longFunc func() string
 	// flags declares the command's flags on fs and returns the function
 	// that runs it once they are parsed.
 	flags func(fs *flag.FlagSet) func(ctx *context, args []string) error
@@ -222,7 +226,11 @@ func help(args []string, stdout, stderr io.Writer) int {
 func printHelp(c *command, w io.Writer) {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	c.flags(fs)
-	fmt.Fprintf(w, "usage: mglayout %s [flags] %s\n\n%s\n", c.name, c.args, strings.TrimSpace(c.long))
+	long := c.long
+	if c.longFunc != nil {
+		long = c.longFunc()
+	}
+	fmt.Fprintf(w, "usage: mglayout %s [flags] %s\n\n%s\n", c.name, c.args, strings.TrimSpace(long))
 	var buf strings.Builder
 	fs.SetOutput(&buf)
 	fs.PrintDefaults()
