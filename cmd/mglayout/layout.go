@@ -15,7 +15,9 @@ func init() {
 		name:  "layout",
 		args:  "[models | packages]",
 		short: "field offsets against 64- and 128-byte lines and the host's",
-		long: `Layout prints every member's offset and size and the cache line it falls
+		// The models' names take type-checking the mirrors.
+		longFunc: func() string {
+			return `Layout prints every member's offset and size and the cache line it falls
 in, for every requested line size at once, in the manner of pahole.
 
 The arguments are built-in kernel models (mglayout layout tk_core@v6.1) or
@@ -23,7 +25,8 @@ Go package patterns (mglayout layout ./... -type T). With none, it prints
 every built-in model: ` + strings.Join(structs.Names(), ", ") + `.
 
 Go types are sized by go/types with the compiler's rules for each GOARCH
-in -arch; the kernel models are modelled for amd64 and arm64.`,
+in -arch; the kernel models are modelled for amd64 and arm64.`
+		},
 		flags: layoutFlags,
 	})
 }

@@ -14,6 +14,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/mglayout/mglayout/layout/falsesharing"
@@ -34,6 +36,10 @@ type command struct {
 	args  string // the arguments after the flags, for the usage line
 	short string // one line for "mglayout help"
 	long  string // the rest of "mglayout help <name>"
+	// longFunc, when set, writes long at the time help is printed: for
+	// text that costs something to work out, which every start of the
+	// binary would otherwise pay, go vet's once for each package.
+	longFunc func() string
 	// flags declares the command's flags on fs and returns the function
 	// that runs it once they are parsed.
 	flags func(fs *flag.FlagSet) func(ctx *context, args []string) error
@@ -87,7 +93,7 @@ func main() {
 	// go vet -vettool=mglayout speaks unitchecker's protocol to the tool,
 	// which then is the analyzer's driver and reads os.Args itself.
 	if isVetTool(os.Args[1:]) {
-		unitchecker.Main(falsesharing.Analyzer)
+		unitchecker.Main(vetAnalyzer(os.Args[1:]))
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -105,6 +111,36 @@ func isVetTool(args []string) bool {
 	}
 	last := args[len(args)-1]
 	return strings.HasSuffix(last, ".cfg") && (len(args) == 1 || strings.HasPrefix(args[0], "-"))
+}
+
+// vetAnalyzer returns the analyzer to run on the unit go vet gives the
+// tool. go vet also gives it every dependency of the packages it vets,
+// test variants included, for the facts their importers read alone
+// (VetxOnly); unitchecker runs falsesharing there too, since it requires
+// HotMembers, which has facts, and then drops its findings. Such a unit
+// gets falsesharing with nothing of its own to run.
+func vetAnalyzer(args []string) *analysis.Analyzer {
+	if !factsOnly(args[len(args)-1]) {
+		return falsesharing.Analyzer
+	}
+	a := *falsesharing.Analyzer
+	a.Requires = []*analysis.Analyzer{falsesharing.HotMembers}
+	a.Run = func(*analysis.Pass) (any, error) { return nil, nil }
+	return &a
+}
+
+// factsOnly reports whether a unit's config file asks only for facts.
+// A file it cannot read is unitchecker's to report.
+func factsOnly(cfgFile string) bool {
+	if !strings.HasSuffix(cfgFile, ".cfg") {
+		return false
+	}
+	data, err := os.ReadFile(cfgFile)
+	if err != nil {
+		return false
+	}
+	var cfg unitchecker.Config
+	return json.Unmarshal(data, &cfg) == nil && cfg.VetxOnly
 }
 
 // run runs the command line args and returns the exit status.
@@ -202,7 +238,11 @@ func help(args []string, stdout, stderr io.Writer) int {
 func printHelp(c *command, w io.Writer) {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	c.flags(fs)
-	fmt.Fprintf(w, "usage: mglayout %s [flags] %s\n\n%s\n", c.name, c.args, strings.TrimSpace(c.long))
+	long := c.long
+	if c.longFunc != nil {
+		long = c.longFunc()
+	}
+	fmt.Fprintf(w, "usage: mglayout %s [flags] %s\n\n%s\n", c.name, c.args, strings.TrimSpace(long))
 	var buf strings.Builder
 	fs.SetOutput(&buf)
 	fs.PrintDefaults()

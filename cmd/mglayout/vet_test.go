@@ -50,6 +50,14 @@ func TestGoVetTool(t *testing.T) {
 			"\tshards [8]struct {\n\t\tn atomic.Int64\n\t\t_ [120]byte\n\t}\n" +
 			"}\n\n" +
 			"func (c *Counter) Add(cpu int) { c.shards[cpu%8].n.Add(1) }\n",
+		"ctr/ctr.go": "package ctr\n\nimport \"sync/atomic\"\n\n" +
+			"type Counter struct{ n int64 }\n\n" +
+			"func (c *Counter) Inc() { atomic.AddInt64(&c.n, 1) }\n",
+		"use/use.go": "package use\n\nimport \"example.com/m/ctr\"\n\n" +
+			"type Counters struct {\n" +
+			"\tcs [8]ctr.Counter\n" + // line 6: FS1, by ctr's facts
+			"}\n\n" +
+			"func (t *Counters) Add(cpu int) { t.cs[cpu%8].Inc() }\n",
 	})
 	vet := func(args ...string) (stdout, stderr string, status int) {
 		t.Helper()
@@ -62,6 +70,14 @@ func TestGoVetTool(t *testing.T) {
 			t.Fatalf("go vet %s: %v", strings.Join(args, " "), err)
 		}
 		return out.String(), errb.String(), cmd.ProcessState.ExitCode()
+	}
+
+	// A dependency that go vet runs the tool on only for its facts
+	// (VetxOnly) still records them: ctr's Counter is hot. (Vetting ctr
+	// itself first would leave its facts in go vet's cache.)
+	_, stderr, _ := vet("./use")
+	if !regexp.MustCompile(`(?m)^use/use\.go:6:\d+: .+ \(FS1, proven\)$`).MatchString(stderr) {
+		t.Errorf("go vet ./use has no FS1 finding at use/use.go:6, from the facts of its dependency ctr:\n%s", stderr)
 	}
 
 	_, stderr, status := vet("./clean")

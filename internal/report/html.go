@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout/access"
@@ -28,7 +29,7 @@ import (
 func HTML(w io.Writer, r *Report) error {
 	page := newHTMLPage(r)
 	var b bytes.Buffer
-	if err := htmlTemplate.Execute(&b, page); err != nil {
+	if err := htmlTemplate().Execute(&b, page); err != nil {
 		return err
 	}
 	_, err := w.Write(b.Bytes())
@@ -1089,7 +1090,10 @@ func probeChart(p *Probe) *svgChart {
 	return c
 }
 
-var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+// htmlTemplate is parsed on first use, not at every start of the binary
+// (go vet starts it once for each package).
+var htmlTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -1226,3 +1230,4 @@ svg .value-label { fill: #222; }
 {{- else if eq .K "text"}}<text class="{{.Class}}" x="{{.X}}" y="{{.Y}}"{{with .Anchor}} text-anchor="{{.}}"{{end}}{{with .Transform}} transform="{{.}}"{{end}}>{{with .Tip}}<title>{{.}}</title>{{end}}{{.Text}}</text>
 {{- end}}{{end}}
 `))
+})

@@ -50,6 +50,9 @@ type hot struct {
 	concDone bool
 	// spawns caches startsGoroutines: 0 unknown, 1 no, 2 yes.
 	spawns int8
+	// atomicGlobals and hotSizes memoise atomicVars and inHotRun.
+	atomicGlobals map[*types.Var]bool
+	hotSizes      map[int64]bool
 }
 
 // startsGoroutines reports whether the package has a go statement: only
@@ -97,13 +100,13 @@ func (h *hot) fact(obj types.Object) (*hotFact, bool) {
 }
 
 // interesting reports whether the analysis may ask the model about an
-// object: a package-level variable, or a struct type that holds hot
-// members (atomics and locks, members written through sync/atomic or
-// marked //mglayout:hot, cache-line padding, imported hot types) at any
-// depth. The answer is kept.
+// object: a package-level variable checked as a table, or a struct type
+// that holds hot members (atomics and locks, members written through
+// sync/atomic or marked //mglayout:hot, cache-line padding, imported hot
+// types) at any depth. The answer is kept.
 func (h *hot) interesting(obj types.Object) bool {
-	if _, ok := obj.(*types.Var); ok {
-		return true
+	if v, ok := obj.(*types.Var); ok {
+		return tableType(v.Type()) || h.inHotRun(v)
 	}
 	if v, ok := h.interest[obj]; ok {
 		return v
@@ -116,6 +119,24 @@ func (h *hot) interesting(obj types.Object) bool {
 	v := ok && h.holdsHot(tn)
 	h.interest[obj] = v
 	return v
+}
+
+// tableType reports whether a package-level variable of type t is
+// checked as a table, as checkTable does: an array or slice of structs,
+// or of atomics and locks. Besides those, the model is asked only about
+// the variables of the linker's runs that hold a hot one (inHotRun).
+func tableType(t types.Type) bool {
+	var elem types.Type
+	switch u := t.Underlying().(type) {
+	case *types.Array:
+		elem = u.Elem()
+	case *types.Slice:
+		elem = u.Elem()
+	default:
+		return false
+	}
+	_, isStruct := elem.Underlying().(*types.Struct)
+	return isStruct || concurrentElem(elem)
 }
 
 // holdsHot reports whether a struct type, or the elements of a named

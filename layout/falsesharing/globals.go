@@ -110,29 +110,56 @@ func hasPointers(t types.Type) bool {
 
 // atomicGlobals returns the package-level variables whose address the
 // package passes to sync/atomic.
-func (c *checker) atomicGlobals() map[*types.Var]bool {
-	if c.atomicVars != nil {
-		return c.atomicVars
+func (c *checker) atomicGlobals() map[*types.Var]bool { return c.hot.atomicVars() }
+
+// atomicVars returns the package-level variables whose address the
+// package passes to sync/atomic, found once per package.
+func (h *hot) atomicVars() map[*types.Var]bool {
+	if h.atomicGlobals != nil {
+		return h.atomicGlobals
 	}
 	out := map[*types.Var]bool{}
-	c.atomicVars = out
-	for n := range c.in.PreorderSeq((*ast.CallExpr)(nil)) {
-		call := n.(*ast.CallExpr)
-		fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" || len(call.Args) == 0 {
+	h.atomicGlobals = out
+	for _, f := range h.pass.Files {
+		if !slices.ContainsFunc(f.Imports, func(s *ast.ImportSpec) bool { return s.Path.Value == `"sync/atomic"` }) {
 			continue
 		}
-		u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
-		if !ok || u.Op != token.AND {
-			continue
-		}
-		if id, ok := ast.Unparen(u.X).(*ast.Ident); ok {
-			if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok && v.Parent() == c.pass.Pkg.Scope() {
-				out[v] = true
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, ok := typeutil.Callee(h.pass.TypesInfo, call).(*types.Func)
+			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" || len(call.Args) == 0 {
+				return true
+			}
+			if u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr); ok && u.Op == token.AND {
+				if id, ok := ast.Unparen(u.X).(*ast.Ident); ok {
+					if v, ok := h.pass.TypesInfo.Uses[id].(*types.Var); ok && v.Parent() == h.pass.Pkg.Scope() {
+						out[v] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// inHotRun reports whether a package-level variable may lie in a run of
+// the linker's beside a hot variable: one of the same size as a hot one
+// (the runs are those of one size). The model is asked about those.
+func (h *hot) inHotRun(v *types.Var) bool {
+	if h.hotSizes == nil {
+		h.hotSizes = map[int64]bool{}
+		scope := h.pass.Pkg.Scope()
+		for _, name := range scope.Names() {
+			if g, ok := scope.Lookup(name).(*types.Var); ok && (concurrentElem(g.Type()) || h.atomicVars()[g]) {
+				h.hotSizes[h.pass.TypesSizes.Sizeof(g.Type())] = true
 			}
 		}
 	}
-	return out
+	return v.Parent() == h.pass.Pkg.Scope() && h.hotSizes[h.pass.TypesSizes.Sizeof(v.Type())]
 }
 
 // checkGlobals checks each run of variables as one object whose members

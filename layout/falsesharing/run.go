@@ -141,9 +141,8 @@ type checker struct {
 	found    map[string]*finding
 	order    []string
 	reported map[string]bool
-	// elements memoises elementTypes, atomicVars atomicGlobals.
-	elements   map[types.Object]bool
-	atomicVars map[*types.Var]bool
+	// elements memoises elementTypes.
+	elements map[types.Object]bool
 	// tabled holds the element types of tables reported under FS1.
 	tabled map[types.Object]bool
 }

@@ -8,6 +8,7 @@ import (
 	"iter"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mglayout/mglayout/layout"
@@ -26,6 +27,10 @@ const maxShardPaths = 64
 func AtomicUses(files []*ast.File, info *types.Info) map[*types.TypeName][]string {
 	return AtomicUsesIn(func(yield func(*ast.CallExpr) bool) {
 		for _, f := range files {
+			// Only a file that imports sync/atomic can call it.
+			if !slices.ContainsFunc(f.Imports, importsAtomic) {
+				continue
+			}
 			ast.Inspect(f, func(n ast.Node) bool {
 				if call, ok := n.(*ast.CallExpr); ok && !yield(call) {
 					return false
@@ -53,6 +58,11 @@ func AtomicUsesIn(calls iter.Seq[*ast.CallExpr], info *types.Info) map[*types.Ty
 		}
 	}
 	return uses
+}
+
+func importsAtomic(spec *ast.ImportSpec) bool {
+	path, err := strconv.Unquote(spec.Path.Value)
+	return err == nil && path == "sync/atomic"
 }
 
 func isAtomicFunc(info *types.Info, fun ast.Expr) bool {

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
@@ -108,22 +109,69 @@ type touchKey struct {
 // receiver, where the caller knows (a wrapper around sync/atomic that
 // facts describe); nil knows none. interest, when not nil, says which
 // struct types and variables the model is to answer for: the accesses of
-// others are left out.
+// others are left out, and the functions that cannot reach theirs are
+// not built (they are operations that access nothing).
 func Build(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *types.Info, external func(*types.Func) (Kind, bool), interest func(types.Object) bool) (m *Model, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			m, err = nil, fmt.Errorf("%s: the concurrency model cannot be built: %v", pkg.Path(), r)
 		}
 	}()
+	// The package initializer is no operation: the initial values of
+	// package-level variables are not built.
+	ssaFiles, ssaInfo := files, *info
+	ssaInfo.InitOrder = nil
+	if interest != nil {
+		needed := neededBodies(pkg, files, info, interest)
+		if len(needed) == 0 {
+			// Nothing touches an object of interest: no SSA form.
+			b := newBuilder(nil, files, info)
+			m := &Model{notConcurrent: b.notConcurrentTypes()}
+			m.index()
+			return m, nil
+		}
+		ssaFiles, ssaInfo.FileVersions = withBodies(files, info.FileVersions, needed)
+	}
 	prog := ssa.NewProgram(fset, 0)
 	for _, p := range pkg.Imports() {
 		prog.CreatePackage(p, nil, nil, true)
 	}
-	sp := prog.CreatePackage(pkg, files, info, false)
+	sp := prog.CreatePackage(pkg, ssaFiles, &ssaInfo, false)
 	sp.Build()
 	b := newBuilder(sp, files, info)
 	b.external, b.interest = external, interest
 	return b.model(), nil
+}
+
+// withBodies returns copies of files in which the function declarations
+// not in needed have no body, so that the SSA builder declares them but
+// builds nothing of them, with the file versions of the copies.
+func withBodies(files []*ast.File, versions map[*ast.File]string, needed map[*ast.FuncDecl]bool) ([]*ast.File, map[*ast.File]string) {
+	out := make([]*ast.File, len(files))
+	outVersions := maps.Clone(versions)
+	for i, f := range files {
+		var decls []ast.Decl
+		for j, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || needed[fd] {
+				continue
+			}
+			if decls == nil {
+				decls = slices.Clone(f.Decls)
+			}
+			bodiless := *fd
+			bodiless.Body = nil
+			decls[j] = &bodiless
+		}
+		out[i] = f
+		if decls != nil {
+			copied := *f
+			copied.Decls = decls
+			out[i] = &copied
+			outVersions[&copied] = versions[f]
+		}
+	}
+	return out, outVersions
 }
 
 // Within reports whether an access path lies in member: the member

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -19,14 +20,7 @@ import (
 // its model.
 func load(t *testing.T, path string) *concurrency.Model {
 	t.Helper()
-	dir, _ := filepath.Abs("testdata")
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: filepath.Join(dir, "src", path),
-		Env: append(envWithout("GOPATH", "GO111MODULE", "GOFLAGS"), "GOPATH="+dir, "GO111MODULE=off", "GOFLAGS=")}
-	pkgs, err := packages.Load(cfg, path)
-	if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
-		t.Fatalf("load %s: %v %v", path, err, pkgs)
-	}
-	p := pkgs[0]
+	p := loadPackage(t, path)
 	m, err := concurrency.Build(p.Fset, p.Types, p.Syntax, p.TypesInfo, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -38,30 +32,64 @@ func load(t *testing.T, path string) *concurrency.Model {
 // scopes keeps each loaded model's package scope, to look types up in.
 var scopes = map[*concurrency.Model]*types.Scope{}
 
+func loadPackage(t *testing.T, path string) *packages.Package {
+	t.Helper()
+	dir, _ := filepath.Abs("testdata")
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: filepath.Join(dir, "src", path),
+		Env: append(envWithout("GOPATH", "GO111MODULE", "GOFLAGS"), "GOPATH="+dir, "GO111MODULE=off", "GOFLAGS=")}
+	pkgs, err := packages.Load(cfg, path)
+	if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
+		t.Fatalf("load %s: %v %v", path, err, pkgs)
+	}
+	return pkgs[0]
+}
+
 // dump writes each operation and its accesses, one line each, sorted.
 func dump(m *concurrency.Model) string {
 	var lines []string
 	for _, op := range m.Ops {
-		rare := op.Rare
-		if rare == "" {
-			rare = "steady"
-		}
-		lines = append(lines, fmt.Sprintf("op %s: %s", op.Name, rare))
+		lines = append(lines, fmt.Sprintf("op %s: %s", op.Name, rareText(op)))
 		for _, a := range op.Accesses {
-			var locks []string
-			for _, l := range a.Locks {
-				locks = append(locks, l.Obj.Name()+"."+l.Member)
-			}
-			errPath := ""
-			if a.ErrPath {
-				errPath = " after an error"
-			}
-			lines = append(lines, fmt.Sprintf("  %s %s.%s atomic=%v fresh=%v const=%q locks=%v index=%v%s",
-				[]string{"load", "store", "update"}[a.Kind], a.Obj.Name(), a.Member, a.Atomic, a.Fresh, a.ConstStore, locks, a.Index, errPath))
+			lines = append(lines, "  "+accessText(a))
 		}
 	}
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
+}
+
+// dumpOf writes the accesses to the objects keep keeps, each with its
+// operation, one line each, sorted, without duplicates.
+func dumpOf(m *concurrency.Model, keep func(types.Object) bool) string {
+	var lines []string
+	for _, op := range m.Ops {
+		for _, a := range op.Accesses {
+			if keep(a.Obj) {
+				lines = append(lines, fmt.Sprintf("%s (%s): %s", op.Name, rareText(op), accessText(a)))
+			}
+		}
+	}
+	slices.Sort(lines)
+	return strings.Join(slices.Compact(lines), "\n")
+}
+
+func rareText(op *concurrency.Op) string {
+	if op.Rare == "" {
+		return "steady"
+	}
+	return op.Rare
+}
+
+func accessText(a concurrency.Access) string {
+	var locks []string
+	for _, l := range a.Locks {
+		locks = append(locks, l.Obj.Name()+"."+l.Member)
+	}
+	errPath := ""
+	if a.ErrPath {
+		errPath = " after an error"
+	}
+	return fmt.Sprintf("%s %s.%s atomic=%v fresh=%v const=%q locks=%v index=%v%s",
+		[]string{"load", "store", "update"}[a.Kind], a.Obj.Name(), a.Member, a.Atomic, a.Fresh, a.ConstStore, locks, a.Index, errPath)
 }
 
 // TestModel checks what the model reads from testdata/src/model: who
@@ -116,6 +144,35 @@ func TestModel(t *testing.T) {
 	}
 }
 
+// TestInterest checks that a model built for some types only, which
+// leaves out the functions that cannot reach them, reads what the model
+// of the whole package reads of those types: helpers that name other
+// types, a cycle of calls entered from a function of no interest, a
+// package-level table.
+func TestInterest(t *testing.T) {
+	p := loadPackage(t, "pruned")
+	scope := p.Types.Scope()
+	for _, names := range [][]string{{"Table"}, {"tables"}, {"inner"}, {"Table", "tables", "inner"}} {
+		var objs []types.Object
+		for _, name := range names {
+			objs = append(objs, scope.Lookup(name))
+		}
+		keep := func(obj types.Object) bool { return slices.Contains(objs, obj) }
+		whole, err := concurrency.Build(p.Fset, p.Types, p.Syntax, p.TypesInfo, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		some, err := concurrency.Build(p.Fset, p.Types, p.Syntax, p.TypesInfo, nil, keep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, got := dumpOf(whole, keep), dumpOf(some, keep)
+		if want == "" || got != want {
+			t.Errorf("the model built for %v reads:\n%s\nthe model of the whole package reads of them:\n%s", names, got, want)
+		}
+	}
+}
+
 func envWithout(names ...string) []string {
 	var out []string
 	for _, kv := range os.Environ() {
@@ -137,14 +194,7 @@ func envWithout(names ...string) []string {
 // is an error naming the package, not a crash: here, type information
 // with no types recorded for the package's expressions.
 func TestBuildFailure(t *testing.T) {
-	dir, _ := filepath.Abs("testdata")
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: filepath.Join(dir, "src", "model"),
-		Env: append(envWithout("GOPATH", "GO111MODULE", "GOFLAGS"), "GOPATH="+dir, "GO111MODULE=off", "GOFLAGS=")}
-	pkgs, err := packages.Load(cfg, "model")
-	if err != nil || len(pkgs) != 1 {
-		t.Fatalf("load model: %v", err)
-	}
-	p := pkgs[0]
+	p := loadPackage(t, "model")
 	info := *p.TypesInfo
 	info.Types = map[ast.Expr]types.TypeAndValue{}
 	m, err := concurrency.Build(p.Fset, p.Types, p.Syntax, &info, nil, nil)
