@@ -117,3 +117,40 @@ func TestV613(t *testing.T) {
 		t.Errorf("only in new: %v", r.OnlyNew)
 	}
 }
+
+// TestExplainGuohui checks the argument against the 2023 padding as
+// data: xtime_sec moved away from seq, which the tick writes and the
+// coarse reader reads with it (true sharing); at 64 B phase 0 the coarse
+// reader no longer finds its lines in one 128-byte pair, and at 128 B
+// phase 64 nothing changes for it.
+func TestExplainGuohui(t *testing.T) {
+	r, err := diff.Compare(analyze(t, "tk_core@v6.1"), analyze(t, "tk_core@v6.1+guohui"), lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := r.Explain()
+	if !slices.Contains(e.Added, "timekeeper.padding") {
+		t.Errorf("Added %v, want timekeeper.padding", e.Added)
+	}
+	coarse := "ktime_get_coarse_real_ts64"
+	i := slices.IndexFunc(e.Separated, func(g diff.SeparatedGroup) bool { return g.Moved == "timekeeper.xtime_sec" })
+	if i < 0 {
+		t.Fatalf("no separated group for timekeeper.xtime_sec: %+v", e.Separated)
+	}
+	g := e.Separated[i]
+	if !slices.Contains(g.Partners, "seq") || !slices.Equal(g.Writers, []string{"tick"}) || !slices.Contains(g.Readers, coarse) || !g.AllTrue {
+		t.Errorf("group %+v: want partner seq, writer tick, reader %s, all true", g, coarse)
+	}
+	j := slices.IndexFunc(e.Paths, func(pc diff.PathChanges) bool { return pc.Path == coarse })
+	if j < 0 {
+		t.Fatalf("no changes for %s: %+v", coarse, e.Paths)
+	}
+	pc := e.Paths[j]
+	k := slices.IndexFunc(pc.Changed, func(cc diff.CaseChange) bool { return cc.Case == diff.Case{Line: 64, Phase: 0} })
+	if k < 0 || pc.Changed[k].Kind != diff.BlocksChange {
+		t.Errorf("64 B phase 0 of %s: %+v, want a change of 128-byte blocks", coarse, pc.Changed)
+	}
+	if !slices.Contains(pc.Same, diff.Case{Line: 128, Phase: 64}) {
+		t.Errorf("cases where nothing changes for %s: %v, want 128 B phase 64", coarse, pc.Same)
+	}
+}

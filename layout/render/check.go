@@ -511,3 +511,10 @@ func citation(doc string) string {
 	cite, _, _ := strings.Cut(doc, ": ")
 	return strings.Join(strings.Fields(cite), " ")
 }
+
+func appendNew(xs []string, x string) []string {
+	if slices.Contains(xs, x) {
+		return xs
+	}
+	return append(xs, x)
+}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mglayout/mglayout/internal/textfmt"
-	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/diff"
 )
 
@@ -25,10 +24,11 @@ func DiffText(w io.Writer, r *diff.Result) error {
 	b.WriteString(verdictLine(r, worseAt))
 	b.WriteString("\n")
 
-	if moves := describeMoves(r); moves != "" {
+	e := r.Explain()
+	if moves := describeMoves(r, e); moves != "" {
 		fmt.Fprintf(&b, "\nWhat moved:\n%s", moves)
 	}
-	if why := describeWhy(r); len(why) > 0 {
+	if why := describeWhy(e); len(why) > 0 {
 		b.WriteString("\nWhy:\n")
 		for _, para := range why {
 			for i, line := range textfmt.Wrap(para, 76) {
@@ -39,7 +39,7 @@ func DiffText(w io.Writer, r *diff.Result) error {
 
 	b.WriteString("\nPer path (lines touched, line 0 holding the first byte; [n×128]: 128-byte blocks):\n")
 	var unchanged []string
-	for _, name := range pathNames(r) {
+	for _, name := range r.PathNames() {
 		var rows []diff.Row
 		changed := false
 		for _, row := range r.Rows {
@@ -144,276 +144,119 @@ func countPaths(r *diff.Result, worse bool) string {
 // describeMoves lists the members that moved with the lines they move
 // between at every case, grouping a run of members that all move by the
 // same distance.
-func describeMoves(r *diff.Result) string {
+func describeMoves(r *diff.Result, e *diff.Explanation) string {
 	var b strings.Builder
-	oldS, newS := r.Old.Object.Layout, r.New.Object.Layout
-	for _, m := range outermostAdded(newS, r.Added) {
+	newS := r.New.Object.Layout
+	for _, m := range e.Added {
 		f := newS.Field(m)
 		fmt.Fprintf(&b, "  + %s (%s, %d bytes at %d)\n", m, f.Type, f.Size, f.Offset)
 	}
-	for _, m := range r.Removed {
+	for _, m := range e.Removed {
 		fmt.Fprintf(&b, "  - %s\n", m)
 	}
-	for i := 0; i < len(r.Moves); {
-		j := i + 1
-		delta := r.Moves[i].New - r.Moves[i].Old
-		for j < len(r.Moves) && r.Moves[j].New-r.Moves[j].Old == delta {
-			j++
-		}
-		first := r.Moves[i]
-		switch j - i {
+	for _, run := range e.Runs {
+		switch run.Members {
 		case 1:
 		case 2:
-			fmt.Fprintf(&b, "  %s and the member after it move %+d bytes\n", first.Member, delta)
+			fmt.Fprintf(&b, "  %s and the member after it move %+d bytes\n", run.First, run.Delta)
 		default:
-			fmt.Fprintf(&b, "  %s and the %d members after it move %+d bytes\n", first.Member, j-i-1, delta)
+			fmt.Fprintf(&b, "  %s and the %d members after it move %+d bytes\n", run.First, run.Members-1, run.Delta)
 		}
-		// Show the members of the run that a changed path touches and
-		// that change line somewhere: the ones the verdict turns on.
-		shown, more := 0, 0
-		for _, m := range r.Moves[i:j] {
-			if !touchedByChanged(r, m.Member) {
-				continue
-			}
-			cells := lineChanges(r, oldS.Field(m.Member), newS.Field(m.Member))
-			switch {
-			case cells == "":
-			case shown < 4:
-				fmt.Fprintf(&b, "    %s %d → %d: %s\n", m.Member, m.Old, m.New, cells)
-				shown++
-			default:
-				more++
-			}
+		for _, m := range run.Shown {
+			fmt.Fprintf(&b, "    %s %d → %d: %s\n", m.Member, m.Old, m.New, lineChanges(m.Lines))
 		}
-		if more > 0 {
-			fmt.Fprintf(&b, "    and %d more that change lines\n", more)
+		if run.More > 0 {
+			fmt.Fprintf(&b, "    and %d more that change lines\n", run.More)
 		}
-		i = j
 	}
 	return b.String()
 }
 
-// outermostAdded reduces the added leaf members to the outermost added
-// members holding them: "shadow_timekeeper", not its forty fields.
-func outermostAdded(s *layout.Struct, added []string) []string {
-	var out []string
-	for _, m := range added {
-		top := m
-		for i := s.Field(m).Parent; i >= 0; i = s.Fields[i].Parent {
-			if slices.Contains(added, s.Fields[i].Path) || !hasLeafOutside(s, i, added) {
-				top = s.Fields[i].Path
-			}
-		}
-		out = appendNew(out, top)
-	}
-	return out
-}
-
-// outermostNew returns the outermost member of the new layout that holds
-// member and is not in the old layout: shadow_timekeeper for
-// shadow_timekeeper.tkr_mono.mult.
-func outermostNew(r *diff.Result, member string) string {
-	newS, oldS := r.New.Object.Layout, r.Old.Object.Layout
-	f := newS.Field(member)
-	if f == nil {
-		return member
-	}
-	top := member
-	for i := f.Parent; i >= 0; i = newS.Fields[i].Parent {
-		if oldS.Field(newS.Fields[i].Path) == nil {
-			top = newS.Fields[i].Path
-		}
-	}
-	return top
-}
-
-// hasLeafOutside reports whether the aggregate at index i holds a leaf
-// member that is not in added.
-func hasLeafOutside(s *layout.Struct, i int, added []string) bool {
-	prefix := s.Fields[i].Path + "."
-	for _, f := range s.Fields {
-		if !f.Aggregate() && strings.HasPrefix(f.Path, prefix) && !slices.Contains(added, f.Path) {
-			return true
-		}
-	}
-	return false
-}
-
-// touchedByChanged reports whether a path whose figures changed in some
-// case accesses the member.
-func touchedByChanged(r *diff.Result, member string) bool {
-	for _, p := range r.New.Object.Paths {
-		changed := slices.ContainsFunc(r.Rows, func(row diff.Row) bool { return row.Path == p.Name && row.Verdict != diff.Same })
-		if !changed {
-			continue
-		}
-		for _, a := range p.Accesses {
-			if a.Member == member || strings.HasPrefix(member, a.Member+".") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // lineChanges says, for each case, on which line a member sits before and
-// after, when that differs anywhere.
-func lineChanges(r *diff.Result, o, n *layout.Field) string {
+// after.
+func lineChanges(lines []diff.CaseLines) string {
 	var parts []string
-	changed := false
-	for _, line := range r.Lines {
-		var phases []int64
-		for _, c := range r.New.Cases {
-			if c.Line == line {
-				phases = append(phases, c.Phase)
-			}
+	for _, cl := range lines {
+		label := fmt.Sprintf("%d B", cl.Line)
+		if cl.Phased {
+			label += fmt.Sprintf("/%d", cl.Phase)
 		}
-		for _, phase := range phases {
-			os, ns := o.Lines(line, phase), n.Lines(line, phase)
-			changed = changed || os != ns
-			label := fmt.Sprintf("%d B", line)
-			if len(phases) > 1 {
-				label += fmt.Sprintf("/%d", phase)
-			}
-			parts = append(parts, fmt.Sprintf("%s line %s → %s", label, os, ns))
-		}
-	}
-	if !changed {
-		return ""
+		parts = append(parts, fmt.Sprintf("%s line %s → %s", label, cl.Old, cl.New))
 	}
 	return strings.Join(parts, "; ")
 }
 
-// describeWhy turns the comparison into the reviewer's argument: for each
-// member that moved away from the others a path reads, who writes and who
-// reads them and whether that sharing is true; then, for each path that
-// got worse, what changed and where nothing did.
-func describeWhy(r *diff.Result) []string {
+func caseText(c diff.Case) string { return fmt.Sprintf("%d B phase %d", c.Line, c.Phase) }
+
+func casesText(cs []diff.Case) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, caseText(c))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// describeWhy words the reviewer's argument: for each member that moved
+// away from the others a path reads, who writes and who reads them and
+// whether that sharing is true; then, for each path that got worse, what
+// changed and where nothing did.
+func describeWhy(e *diff.Explanation) []string {
 	var paragraphs []string
 	say := func(text string) { paragraphs = append(paragraphs, text) }
-
-	// Group the separations by the member that moved and the cases.
-	type group struct {
-		moved            string
-		partners, cases  []string
-		readers, writers []string
-		allTrue          bool
-	}
-	var groups []*group
-	byKey := map[string]*group{}
-	for _, s := range r.Separations {
-		moved, partner := s.B, s.A
-		if slices.ContainsFunc(r.Moves, func(m diff.Move) bool { return m.Member == s.A }) &&
-			!slices.ContainsFunc(r.Moves, func(m diff.Move) bool { return m.Member == s.B }) {
-			moved, partner = s.A, s.B
-		}
-		g := byKey[moved]
-		if g == nil {
-			g = &group{moved: moved, allTrue: true}
-			byKey[moved] = g
-			groups = append(groups, g)
-		}
-		g.partners = appendNew(g.partners, partner)
-		g.cases = appendNew(g.cases, fmt.Sprintf("%d B phase %d", s.Line, s.Phase))
-		for _, x := range s.Readers {
-			g.readers = appendNew(g.readers, x)
-		}
-		for _, x := range s.Writers {
-			g.writers = appendNew(g.writers, x)
-		}
-		g.allTrue = g.allTrue && s.AllTrue
-	}
-	for _, g := range groups {
-		text := fmt.Sprintf("%s no longer shares a line with %s at %s.", g.moved, compactMembers(g.partners), strings.Join(g.cases, ", "))
-		if len(g.writers) > 0 {
-			text += fmt.Sprintf(" They are written by the same writer (%s)", strings.Join(g.writers, ", "))
-			if len(g.readers) > 0 {
-				text += fmt.Sprintf(" and read by the same readers (%s)", strings.Join(g.readers, ", "))
+	for _, g := range e.Separated {
+		text := fmt.Sprintf("%s no longer shares a line with %s at %s.", g.Moved, compactMembers(g.Partners), casesText(g.Cases))
+		if len(g.Writers) > 0 {
+			text += fmt.Sprintf(" They are written by the same writer (%s)", strings.Join(g.Writers, ", "))
+			if len(g.Readers) > 0 {
+				text += fmt.Sprintf(" and read by the same readers (%s)", strings.Join(g.Readers, ", "))
 			}
 			text += "."
-			if g.allTrue {
+			if g.AllTrue {
 				text += " That is true sharing, before and after: the readers need what the writer wrote, so the line moves to them whatever the layout, and padding cannot remove it. Separating the members only makes each reader touch one more line."
 			}
 		}
-		if !g.allTrue {
+		if !g.AllTrue {
 			text += " Some lines those readers touch are shared falsely, which padding can remove; see the figures below."
 		}
 		say(text)
 	}
-
-	// Per worse path: the 128-byte blocks at small line sizes, and the
-	// cases where nothing changed.
-	for _, name := range pathNames(r) {
-		var changed, same []diff.Row
-		for _, row := range r.Rows {
-			if row.Path != name {
-				continue
-			}
-			if row.Verdict == diff.Same {
-				same = append(same, row)
-			} else {
-				changed = append(changed, row)
-			}
-		}
-		if len(changed) == 0 {
-			continue
-		}
-		for _, row := range changed {
+	for _, pc := range e.Paths {
+		for _, cc := range pc.Changed {
 			var why []string
-			// Members that make the same move are named together.
-			moves := map[[2]layout.Span][]string{}
-			var order [][2]layout.Span
-			for _, m := range row.Moved {
-				k := [2]layout.Span{m.Old, m.New}
-				if _, ok := moves[k]; !ok {
-					order = append(order, k)
-				}
-				moves[k] = append(moves[k], m.Member)
-			}
-			for _, k := range order {
+			for _, m := range cc.Moves {
 				verb := "moves"
-				if len(moves[k]) > 1 {
+				if len(m.Members) > 1 {
 					verb = "move"
 				}
-				why = append(why, fmt.Sprintf("%s %s from line %s to %s", compactMembers(moves[k]), verb, k[0], k[1]))
+				why = append(why, fmt.Sprintf("%s %s from line %s to %s", compactMembers(m.Members), verb, m.Old, m.New))
 			}
-			if len(row.NewMembers) > 0 {
-				var added []string
-				for _, m := range row.NewMembers {
-					added = appendNew(added, outermostNew(r, m))
-				}
-				why = append(why, "it now also accesses "+strings.Join(added, ", "))
+			if len(cc.NewMembers) > 0 {
+				why = append(why, "it now also accesses "+strings.Join(cc.NewMembers, ", "))
 			}
 			because := ""
 			if len(why) > 0 {
 				because = ": " + strings.Join(why, "; ")
 			}
-			switch {
-			case len(row.New.Lines) != len(row.Old.Lines):
+			switch cc.Kind {
+			case diff.LinesChange:
 				say(fmt.Sprintf("At %d B phase %d, %s touches %s instead of %d%s.",
-					row.Line, row.Phase, name, countLines(len(row.New.Lines)), len(row.Old.Lines), because))
-			case row.New.FalseLines != row.Old.FalseLines:
+					cc.Line, cc.Phase, pc.Path, countLines(len(cc.New.Lines)), len(cc.Old.Lines), because))
+			case diff.FalseChange:
 				say(fmt.Sprintf("At %d B phase %d, %s shares %s falsely instead of %d%s.",
-					row.Line, row.Phase, name, countLines(row.New.FalseLines), row.Old.FalseLines, because))
-			case row.Line < 128 && row.New.Blocks128 > row.Old.Blocks128:
+					cc.Line, cc.Phase, pc.Path, countLines(cc.New.FalseLines), cc.Old.FalseLines, because))
+			case diff.BlocksChange:
 				because = strings.Replace(because, ": ", ", because ", 1)
 				say(fmt.Sprintf("At %d B phase %d, %s touched lines %s, %s of 128 bytes; now it touches lines %s, %s%s: the adjacent-line prefetcher no longer brings its data in with one fetch.",
-					row.Line, row.Phase, name, textfmt.Ranges(row.Old.Lines), blocks(row.Old.Blocks128),
-					textfmt.Ranges(row.New.Lines), blocks(row.New.Blocks128), because))
+					cc.Line, cc.Phase, pc.Path, textfmt.Ranges(cc.Old.Lines), blocks(cc.Old.Blocks128),
+					textfmt.Ranges(cc.New.Lines), blocks(cc.New.Blocks128), because))
 			}
 		}
-		if len(same) > 0 {
-			var cases []string
-			identical := true
-			for _, row := range same {
-				cases = append(cases, fmt.Sprintf("%d B phase %d", row.Line, row.Phase))
-				identical = identical && slices.Equal(row.Old.Lines, row.New.Lines) && slices.Equal(row.New.Lines, same[0].New.Lines)
-			}
+		if len(pc.Same) > 0 {
 			what := "as many lines and 128-byte blocks as before"
-			if identical {
-				what = plural(len(same[0].New.Lines), "line ", "lines ") + textfmt.Ranges(same[0].New.Lines) + " either way"
+			if pc.Identical {
+				what = plural(len(pc.Lines), "line ", "lines ") + textfmt.Ranges(pc.Lines) + " either way"
 			}
-			say(fmt.Sprintf("At %s nothing changes for %s: it touches %s.", strings.Join(cases, ", "), name, what))
+			say(fmt.Sprintf("At %s nothing changes for %s: it touches %s.", casesText(pc.Same), pc.Path, what))
 		}
 	}
 	return paragraphs
@@ -426,13 +269,6 @@ func blocks(n int) string {
 	return fmt.Sprintf("%d pairs", n)
 }
 
-func appendNew(xs []string, x string) []string {
-	if slices.Contains(xs, x) {
-		return xs
-	}
-	return append(xs, x)
-}
-
 func figuresCell(f diff.Figures, line int64) string {
 	cell := textfmt.Ranges(f.Lines)
 	if line < 128 && len(f.Lines) > 0 {
@@ -442,16 +278,6 @@ func figuresCell(f diff.Figures, line int64) string {
 		cell += fmt.Sprintf(" (%d false)", f.FalseLines)
 	}
 	return cell
-}
-
-func pathNames(r *diff.Result) []string {
-	var names []string
-	for _, row := range r.Rows {
-		if !slices.Contains(names, row.Path) {
-			names = append(names, row.Path)
-		}
-	}
-	return names
 }
 
 func countLines(n int) string {

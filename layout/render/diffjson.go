@@ -98,7 +98,7 @@ func DiffMarkdown(w io.Writer, r *diff.Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### `%s` → `%s` (%s)\n\n", r.Old.Object.Layout.Name, r.New.Object.Layout.Name, r.New.Object.Layout.Arch)
 	fmt.Fprintf(&b, "%s\n", strings.ReplaceAll(verdictLine(r, r.WorseAt()), "\n", " "))
-	if why := describeWhy(r); len(why) > 0 {
+	if why := describeWhy(r.Explain()); len(why) > 0 {
 		b.WriteString("\n")
 		for _, para := range why {
 			fmt.Fprintf(&b, "- %s\n", para)
