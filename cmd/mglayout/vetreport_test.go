@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"go/token"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mglayout/mglayout/internal/vet"
 	"github.com/mglayout/mglayout/layout/falsesharing"
 )
 
@@ -70,7 +69,7 @@ func TestVetSARIF(t *testing.T) {
 }
 
 func TestVetJSON(t *testing.T) {
-	var findings []vetJSON
+	var findings []vet.JSONFinding
 	if err := json.Unmarshal(vetRun(t, 1, "-format json ./testdata/vet/shards"), &findings); err != nil {
 		t.Fatal(err)
 	}
@@ -179,8 +178,8 @@ func checkArtifact(t *testing.T, where string, loc map[string]any) {
 	t.Helper()
 	uri := str(loc["uri"])
 	u, err := url.Parse(uri)
-	if err != nil || uri == "" || u.IsAbs() || strings.HasPrefix(uri, "/") || strings.Contains(uri, `\`) || loc["uriBaseId"] != srcRoot {
-		t.Errorf("SARIF %s: artifactLocation %v, want a relative URI with forward slashes based on %s", where, loc, srcRoot)
+	if err != nil || uri == "" || u.IsAbs() || strings.HasPrefix(uri, "/") || strings.Contains(uri, `\`) || loc["uriBaseId"] != vet.SrcRoot {
+		t.Errorf("SARIF %s: artifactLocation %v, want a relative URI with forward slashes based on %s", where, loc, vet.SrcRoot)
 	}
 }
 
@@ -195,21 +194,3 @@ func checkRegion(t *testing.T, where string, r map[string]any) {
 
 func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
 func str(v any) string         { s, _ := v.(string); return s }
-
-// TestSARIFColumn checks that columns count UTF-16 code units, SARIF's
-// default columnKind, where Go counts bytes.
-func TestSARIFColumn(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "a.go")
-	src := "package a\n\nvar s, x = \"héllo, 世界\", 1\n"
-	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	off := strings.Index(src, "1\n")
-	lineStart := strings.LastIndex(src[:off], "\n") + 1
-	p := token.Position{Filename: name, Offset: off, Line: 3, Column: off - lineStart + 1}
-	loc := &sarifLocator{src: map[string][]byte{}, roots: map[string]string{}}
-	// é is 2 bytes and 1 unit, 世 and 界 3 bytes and 1 unit each.
-	if got, want := loc.column(p), p.Column-1-2-2; got != want {
-		t.Errorf("column of byte column %d = %d, want %d", p.Column, got, want)
-	}
-}

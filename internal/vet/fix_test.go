@@ -1,4 +1,4 @@
-package main
+package vet
 
 import (
 	"go/parser"
@@ -31,13 +31,13 @@ func TestPlanFixes(t *testing.T) {
 		t.Fatalf("no %s", file)
 		return token.NoPos
 	}
-	fix := func(edits ...analysis.TextEdit) *finding {
-		return &finding{pkg: pkg, diag: analysis.Diagnostic{SuggestedFixes: []analysis.SuggestedFix{{Message: "fix", TextEdits: edits}}}}
+	fix := func(edits ...analysis.TextEdit) *Finding {
+		return &Finding{pkg: pkg, diag: analysis.Diagnostic{SuggestedFixes: []analysis.SuggestedFix{{Message: "fix", TextEdits: edits}}}}
 	}
 	insertPad := analysis.TextEdit{Pos: at("p.go", "\tb"), NewText: []byte("_ [56]byte\n")}
-	findings := []*finding{
+	findings := []*Finding{
 		fix(insertPad),
-		fix(insertPad), // the same edit from another finding
+		fix(insertPad), // the same edit from another Finding
 		fix(analysis.TextEdit{Pos: at("p.go", "\tb"), End: at("p.go", "}"), NewText: []byte("b int32\n")}), // overlaps
 		fix(analysis.TextEdit{Pos: at("gen.go", "}"), NewText: []byte("; _ [56]byte ")}),                   // generated
 		{pkg: pkg}, // no fix
@@ -61,7 +61,7 @@ func TestPlanFixes(t *testing.T) {
 	}
 
 	// A fix that breaks the syntax writes nothing.
-	if _, err := planFixes([]*finding{fix(analysis.TextEdit{Pos: at("p.go", "}"), NewText: []byte("{")})}); err == nil ||
+	if _, err := planFixes([]*Finding{fix(analysis.TextEdit{Pos: at("p.go", "}"), NewText: []byte("{")})}); err == nil ||
 		!strings.Contains(err.Error(), "nothing was written") {
 		t.Errorf("planFixes of a fix that does not parse: %v, want an error", err)
 	}

@@ -1,4 +1,4 @@
-package main
+package vet
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ import (
 )
 
 // writeText prints the findings as go vet does: file:line:col: message.
-func writeText(w io.Writer, findings []*finding) error {
+func WriteText(w io.Writer, findings []*Finding) error {
 	for _, f := range findings {
 		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s\n", shortPath(f.pos.Filename), f.pos.Line, f.pos.Column, f.diag.Message); err != nil {
 			return err
@@ -27,31 +27,31 @@ func writeText(w io.Writer, findings []*finding) error {
 	return nil
 }
 
-// vetJSON is one finding of `mglayout vet -format json`, which prints an
+// JSONFinding is one Finding of `mglayout vet -format json`, which prints an
 // array of them sorted by position, [] when there are none. Lines and
 // columns count from 1, columns in bytes; ends are exclusive.
-type vetJSON struct {
-	Rule      string       `json:"rule"` // the rule's ID: FS1 ... FS5
-	Name      string       `json:"name"` // the rule's name: shard-stride ...
-	File      string       `json:"file"` // as text prints it: relative to the working directory when below it
-	Line      int          `json:"line"`
-	Column    int          `json:"column"`
-	EndLine   int          `json:"end_line"`
-	EndColumn int          `json:"end_column"`
-	Message   string       `json:"message"`
-	Evidence  string       `json:"evidence,omitempty"` // declared, proven or likely: how the finding is known
-	URL       string       `json:"url"`                // the rule's section of the README
-	Fixes     []vetJSONFix `json:"fixes"`              // [] when there is none; -fix applies the first
+type JSONFinding struct {
+	Rule      string    `json:"rule"` // the rule's ID: FS1 ... FS5
+	Name      string    `json:"name"` // the rule's name: shard-stride ...
+	File      string    `json:"file"` // as text prints it: relative to the working directory when below it
+	Line      int       `json:"line"`
+	Column    int       `json:"column"`
+	EndLine   int       `json:"end_line"`
+	EndColumn int       `json:"end_column"`
+	Message   string    `json:"message"`
+	Evidence  string    `json:"evidence,omitempty"` // declared, proven or likely: how the Finding is known
+	URL       string    `json:"url"`                // the rule's section of the README
+	Fixes     []JSONFix `json:"fixes"`              // [] when there is none; -fix applies the first
 }
 
-type vetJSONFix struct {
-	Message string        `json:"message"`
-	Edits   []vetJSONEdit `json:"edits"`
+type JSONFix struct {
+	Message string     `json:"message"`
+	Edits   []JSONEdit `json:"edits"`
 }
 
-// vetJSONEdit replaces the text from start to end with new_text; an
+// JSONEdit replaces the text from start to end with new_text; an
 // insertion has start == end. Offsets are bytes from the file's start.
-type vetJSONEdit struct {
+type JSONEdit struct {
 	File        string `json:"file"`
 	StartLine   int    `json:"start_line"`
 	StartColumn int    `json:"start_column"`
@@ -62,22 +62,22 @@ type vetJSONEdit struct {
 	NewText     string `json:"new_text"`
 }
 
-func writeJSON(w io.Writer, findings []*finding) error {
-	doc := []vetJSON{}
+func WriteJSON(w io.Writer, findings []*Finding) error {
+	doc := []JSONFinding{}
 	for _, f := range findings {
-		j := vetJSON{
+		j := JSONFinding{
 			Rule: f.ruleID(), File: shortPath(f.pos.Filename),
 			Line: f.pos.Line, Column: f.pos.Column, EndLine: f.end.Line, EndColumn: f.end.Column,
-			Message: f.diag.Message, Evidence: falsesharing.TierOf(f.diag.Message), URL: f.diag.URL, Fixes: []vetJSONFix{},
+			Message: f.diag.Message, Evidence: falsesharing.TierOf(f.diag.Message), URL: f.diag.URL, Fixes: []JSONFix{},
 		}
 		if f.rule != nil {
 			j.Name = f.rule.Name
 		}
 		for _, fix := range f.diag.SuggestedFixes {
-			jf := vetJSONFix{Message: fix.Message, Edits: []vetJSONEdit{}}
+			jf := JSONFix{Message: fix.Message, Edits: []JSONEdit{}}
 			for _, e := range fix.TextEdits {
 				start, end := editRange(f.pkg.Fset, e)
-				jf.Edits = append(jf.Edits, vetJSONEdit{
+				jf.Edits = append(jf.Edits, JSONEdit{
 					File:      shortPath(start.Filename),
 					StartLine: start.Line, StartColumn: start.Column, EndLine: end.Line, EndColumn: end.Column,
 					StartOffset: start.Offset, EndOffset: end.Offset, NewText: string(e.NewText),
@@ -211,11 +211,11 @@ type sarifInsertedText struct {
 	Text string `json:"text"`
 }
 
-// srcRoot is the uriBaseId of the files: the root of the repository that
+// SrcRoot is the uriBaseId of the files: the root of the repository that
 // code scanning checked out.
-const srcRoot = "%SRCROOT%"
+const SrcRoot = "%SRCROOT%"
 
-func writeSARIF(w io.Writer, findings []*finding) error {
+func WriteSARIF(w io.Writer, findings []*Finding) error {
 	driver := sarifDriver{Name: "mglayout", InformationURI: falsesharing.Home}
 	index := map[*falsesharing.Rule]int{}
 	for i, r := range falsesharing.Rules {
@@ -306,7 +306,7 @@ func (l *sarifLocator) artifact(pkg *packages.Package, name string) sarifArtifac
 		l.roots[base] = root
 	}
 	if rel, err := filepath.Rel(root, name); err == nil && filepath.IsLocal(rel) {
-		return sarifArtifactLocation{URI: (&url.URL{Path: filepath.ToSlash(rel)}).String(), URIBaseID: srcRoot}
+		return sarifArtifactLocation{URI: (&url.URL{Path: filepath.ToSlash(rel)}).String(), URIBaseID: SrcRoot}
 	}
 	return sarifArtifactLocation{URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(name)}).String()}
 }
@@ -353,7 +353,7 @@ func (l *sarifLocator) column(p token.Position) int {
 // sarifRank turns an evidence tier into SARIF's rank, 0 to 100.
 var sarifRank = map[string]float64{"declared": 100, "proven": 90, "likely": 50}
 
-// sarifLevel is a warning, or a note for a finding only a heuristic
+// sarifLevel is a warning, or a note for a Finding only a heuristic
 // supports.
 func sarifLevel(tier string) string {
 	if tier == "likely" {

@@ -1,4 +1,4 @@
-package main
+package vet
 
 import (
 	"cmp"
@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/format"
 	"go/token"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -14,58 +15,51 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 )
 
-// fixFindings applies the first suggested fix of each finding and prints
-// the findings it did not fix, or with printDiff prints the changes as a
-// unified diff and writes nothing.
-func fixFindings(ctx *context, findings []*finding, printDiff bool) error {
+// Fix applies the first suggested fix of each finding and writes the
+// findings it did not fix to w, as text; with printDiff it writes the
+// changes as a unified diff instead and changes no file. It returns how
+// many findings are left: those not fixed, or with printDiff all of them.
+// note is told what was done, in a line.
+func Fix(w io.Writer, note func(string), findings []*Finding, printDiff bool) (left int, err error) {
 	p, err := planFixes(findings)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	names := slices.Sorted(maps.Keys(p.fixed))
 	for _, name := range names {
 		if printDiff {
 			rel := filepath.ToSlash(shortPath(name))
-			if _, err := ctx.stdout.Write(diff.Diff("a/"+rel, p.orig[name], "b/"+rel, p.fixed[name])); err != nil {
-				return err
+			if _, err := w.Write(diff.Diff("a/"+rel, p.orig[name], "b/"+rel, p.fixed[name])); err != nil {
+				return 0, err
 			}
 			continue
 		}
 		if err := os.WriteFile(name, p.fixed[name], 0o666); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if p.overlapping > 0 {
-		ctx.note(fmt.Sprintf("%d fixes overlap others and wait for the next run of -fix", p.overlapping))
+		note(fmt.Sprintf("%d fixes overlap others and wait for the next run of -fix", p.overlapping))
 	}
 	if printDiff {
-		if len(findings) > 0 {
-			return errFinding
-		}
-		return nil
+		return len(findings), nil
 	}
-	var unfixed []*finding
+	var unfixed []*Finding
 	for _, f := range findings {
 		if !p.applied[f] {
 			unfixed = append(unfixed, f)
 		}
 	}
 	if len(p.applied) > 0 {
-		ctx.note(fmt.Sprintf("applied %d fixes to %d files", len(p.applied), len(names)))
+		note(fmt.Sprintf("applied %d fixes to %d files", len(p.applied), len(names)))
 	}
-	if err := writeText(ctx.stdout, unfixed); err != nil {
-		return err
-	}
-	if len(unfixed) > 0 {
-		return errFinding
-	}
-	return nil
+	return len(unfixed), WriteText(w, unfixed)
 }
 
 // fixPlan is what applying the fixes would do.
 type fixPlan struct {
 	orig, fixed map[string][]byte // each changed file before and after, gofmt'ed
-	applied     map[*finding]bool
+	applied     map[*Finding]bool
 	overlapping int // fixes left out for overlapping edits of a fix taken
 }
 
@@ -75,14 +69,14 @@ type edit struct {
 	text       string
 }
 
-// planFixes takes the first fix of each finding in order, all of its
+// planFixes takes the first fix of each Finding in order, all of its
 // edits or none: none when one would touch a generated file or overlap an
 // edit already taken (an identical edit is taken once: two findings may
 // want the same import). Edits are applied to the files as loaded, and a
 // file that changed since is an error, as is a fixed file that no longer
 // parses, before anything is written.
-func planFixes(findings []*finding) (*fixPlan, error) {
-	p := &fixPlan{orig: map[string][]byte{}, fixed: map[string][]byte{}, applied: map[*finding]bool{}}
+func planFixes(findings []*Finding) (*fixPlan, error) {
+	p := &fixPlan{orig: map[string][]byte{}, fixed: map[string][]byte{}, applied: map[*Finding]bool{}}
 	taken := map[string][]edit{}
 	generated := map[*token.File]bool{}
 fixes:
@@ -153,7 +147,7 @@ func apply(src []byte, eds []edit) []byte {
 
 // isGenerated reports whether the file is generated code (// Code
 // generated ... DO NOT EDIT.), which a fix must not touch.
-func isGenerated(f *finding, file *token.File, memo map[*token.File]bool) bool {
+func isGenerated(f *Finding, file *token.File, memo map[*token.File]bool) bool {
 	gen, ok := memo[file]
 	if !ok {
 		i := slices.IndexFunc(f.pkg.Syntax, func(s *ast.File) bool { return f.pkg.Fset.File(s.FileStart) == file })
