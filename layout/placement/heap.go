@@ -6,10 +6,13 @@ import (
 	"github.com/mglayout/mglayout/layout"
 )
 
+//go:generate go run mksizeclasses.go
+
 // The allocator's rules below follow mallocgc and its helpers in the Go 1.26
 // runtime (runtime/malloc.go, runtime/malloc_generated.go for the
 // size-specialized paths, which place objects the same way). The numbers
-// of the size classes are in the generated sizeclasses.go.
+// of the size classes are in sizeclasses.go, which mksizeclasses.go
+// generates from the installed Go's runtime source.
 const (
 	// mallocHeaderSize is gc.MallocHeaderSize: the type pointer that a
 	// pointerful object too large for heap bits in its span carries in
