@@ -5,7 +5,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/diff"
+	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
@@ -105,7 +107,7 @@ func (f *loadFlags) one(ctx *context, arg string) (*sharing.Object, error) {
 		return nil, err
 	}
 	s := set.structs[0]
-	return &sharing.Object{Layout: s, Paths: set.paths[s], Phases: phasesFor(s, set.declared[s])}, nil
+	return &sharing.Object{Layout: s, Paths: set.paths[s], Phases: placement.For(s, set.declared[s]).Func(s)}, nil
 }
 
 // loadOne loads the one layout a model name or a Go type pattern.T names,
@@ -149,7 +151,7 @@ func (f *loadFlags) fromJSONFile(name string) (*sharing.Object, error) {
 	var names []string
 	for _, s := range structs {
 		if len(want) == 0 && len(structs) == 1 || len(want) == 1 && (s.Name == want[0] || strings.HasSuffix(s.Name, "."+want[0])) {
-			return &sharing.Object{Layout: s, Paths: paths[s], Phases: phasesFor(s, s.Source != "go")}, nil
+			return &sharing.Object{Layout: s, Paths: paths[s], Phases: placement.For(s, s.Source != layout.SourceGo).Func(s)}, nil
 		}
 		names = append(names, s.Name)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/elfdwarf"
+	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/layout/suggest"
 )
@@ -205,7 +206,7 @@ func (f *loadFlags) elfObject(ctx *context, file, typ string) (*sharing.Object, 
 		return nil, err
 	}
 	s := set.structs[0]
-	return &sharing.Object{Layout: s, Paths: set.paths[s], Phases: phasesFor(s, true)}, nil
+	return &sharing.Object{Layout: s, Paths: set.paths[s], Phases: placement.For(s, true).Func(s)}, nil
 }
 
 // elfPair returns diff's OLD and NEW from -elf files: with two files and

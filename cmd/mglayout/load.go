@@ -8,6 +8,7 @@ import (
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/gosrc"
+	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/layout/suggest"
 	"github.com/mglayout/mglayout/structs"
@@ -139,7 +140,7 @@ func (f *loadFlags) objects(ctx *context, args []string) ([]*sharing.Object, err
 	}
 	var objects []*sharing.Object
 	for _, s := range set.structs {
-		objects = append(objects, &sharing.Object{Layout: s, Paths: set.paths[s], Phases: phasesFor(s, set.declared[s])})
+		objects = append(objects, &sharing.Object{Layout: s, Paths: set.paths[s], Phases: placement.For(s, set.declared[s]).Func(s)})
 	}
 	return objects, nil
 }

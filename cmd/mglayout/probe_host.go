@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mglayout/mglayout/internal/textfmt"
+	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/structs"
@@ -105,7 +106,7 @@ func writeModelVerdicts(ctx *context, r *probe.KernelResult) error {
 		if err != nil {
 			return err
 		}
-		objects = append(objects, &sharing.Object{Layout: s, Paths: paths, Phases: phasesFor(s, true)})
+		objects = append(objects, &sharing.Object{Layout: s, Paths: paths, Phases: placement.For(s, true).Func(s)})
 	}
 	a, err := sharing.Analyze(objects, []int64{64, 128})
 	if err != nil {

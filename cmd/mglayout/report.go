@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mglayout/mglayout/internal/report"
+	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe"
 )
@@ -91,7 +92,7 @@ func reportFlags(fs *flag.FlagSet) func(*context, []string) error {
 // scenario builds the kernel scenario, or one from the arguments.
 func scenario(ctx *context, load *loadFlags, args []string) (report.Scenario, error) {
 	if len(args) == 0 {
-		return report.KernelScenario(func(o *sharing.Object) { o.Phases = phasesFor(o.Layout, true) })
+		return report.KernelScenario(func(o *sharing.Object) { o.Phases = placement.For(o.Layout, true).Func(o.Layout) })
 	}
 	var sc report.Scenario
 	var variants []probe.Variant

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/diff"
+	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/layout/suggest"
@@ -59,11 +60,11 @@ func suggestFlags(fs *flag.FlagSet) func(*context, []string) error {
 			return err
 		}
 		s := set.structs[0]
-		obj := &sharing.Object{Layout: s, Paths: set.paths[s], Phases: phasesFor(s, set.declared[s])}
+		obj := &sharing.Object{Layout: s, Paths: set.paths[s], Phases: placement.For(s, set.declared[s]).Func(s)}
 		declared := set.declared[s]
 		r, err := suggest.Suggest(obj, suggest.Options{
 			Lines:  lines,
-			Phases: func(c *layout.Struct) func(int64) ([]int64, string) { return phasesFor(c, declared) },
+			Phases: func(c *layout.Struct) func(int64) ([]int64, string) { return placement.For(c, declared).Func(c) },
 			Force:  *force,
 		})
 		if err != nil {
@@ -109,7 +110,7 @@ func writeSuggestion(ctx *context, r *suggest.Result, files *suggest.Files, line
 		return nil
 	}
 	analyze := func(l *layout.Struct) (*sharing.ObjectAnalysis, error) {
-		a, err := sharing.Analyze([]*sharing.Object{{Layout: l, Paths: r.Paths, Phases: phasesFor(l, declared)}}, lines)
+		a, err := sharing.Analyze([]*sharing.Object{{Layout: l, Paths: r.Paths, Phases: placement.For(l, declared).Func(l)}}, lines)
 		if err != nil {
 			return nil, err
 		}

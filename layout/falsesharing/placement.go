@@ -2,8 +2,6 @@ package falsesharing
 
 import (
 	"go/types"
-	"slices"
-	"strings"
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/placement"
@@ -14,29 +12,14 @@ import (
 // package-level variable of the package holds one, and anywhere its
 // alignment allows when it is an array's or slice's element.
 func (c *checker) placementOf(tn *types.TypeName) func(*layout.Struct, int64) ([]int64, string) {
-	ctxs := []placement.Context{placement.Heap}
+	policy := placement.Policy{placement.Heap}
 	if c.hasGlobal(tn) {
-		ctxs = append(ctxs, placement.Global)
+		policy = append(policy, placement.Global)
 	}
-	element := c.elementTypes()[tn]
-	return func(s *layout.Struct, line int64) ([]int64, string) {
-		var all []int64
-		var reasons []string
-		if element {
-			all = s.Phases(line)
-			reasons = append(reasons, "an element of an array or slice: at any multiple of its alignment")
-		}
-		for _, ctx := range ctxs {
-			p, err := placement.Phases(s, line, ctx)
-			if err != nil {
-				return s.Phases(line), err.Error()
-			}
-			all = append(all, p.Phases...)
-			reasons = append(reasons, ctx.String()+": "+p.Reason)
-		}
-		slices.Sort(all)
-		return slices.Compact(all), strings.Join(reasons, "; ")
+	if c.elementTypes()[tn] {
+		policy = append(policy, placement.Element)
 	}
+	return policy.Phases
 }
 
 // hasGlobal reports whether a package-level variable holds a value of

@@ -20,6 +20,10 @@ const (
 	// a C object, or a Go type or variable with //mglayout:align, where
 	// the user guarantees the alignment.
 	Declared
+	// Element is an element of an array or slice of Go values: at any
+	// multiple of its type's alignment, as the array starts where its
+	// own placement puts it.
+	Element
 )
 
 func (c Context) String() string {
@@ -30,6 +34,8 @@ func (c Context) String() string {
 		return "global"
 	case Declared:
 		return "declared"
+	case Element:
+		return "element"
 	}
 	return fmt.Sprintf("Context(%d)", int(c))
 }
@@ -71,6 +77,9 @@ func Phases(s *layout.Struct, line int64, ctx Context) (Placement, error) {
 	switch ctx {
 	case Declared:
 		return declared(s, line), nil
+	case Element:
+		return Placement{Context: Element, Phases: s.Phases(line),
+			Reason: fmt.Sprintf("an element of an array or slice: at any multiple of its alignment (%d)", s.Align)}, nil
 	case Heap, Global:
 		if s.Source != layout.SourceGo {
 			return Placement{}, fmt.Errorf("%s: %s placement follows the Go runtime and linker, but this is a %s layout (use %s)", s.Name, ctx, s.Source, Declared)
