@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -9,12 +9,12 @@ import (
 	"github.com/mglayout/mglayout/probe"
 )
 
-// TestModelVerdicts checks the static verdicts printed beside the kernel
+// TestKernelVerdicts checks the static verdicts printed beside the kernel
 // workloads against kernel_truth.md §3: the coarse REALTIME reader that
 // current_time() uses touches lines 0+1 at 64 B in v6.1 and in v6.13+,
 // line 0 only at 128 B phase 0 in both (xtime_sec is at core 120 in v6.1,
 // and in line 1 at 64 B from v6.13), and no line is falsely shared.
-func TestModelVerdicts(t *testing.T) {
+func TestKernelVerdicts(t *testing.T) {
 	for _, tc := range []struct {
 		release string
 		want    []string // regular expressions, one per line
@@ -37,7 +37,7 @@ func TestModelVerdicts(t *testing.T) {
 		r.Model, _ = probe.NearestModel(tc.release)
 		r.Floor = probe.FloorModel(tc.release)
 		var out bytes.Buffer
-		if err := writeModelVerdicts(&context{stdout: &out, stderr: &out}, r); err != nil {
+		if err := WriteKernelVerdicts(&out, r); err != nil {
 			t.Fatal(err)
 		}
 		for _, re := range tc.want {
