@@ -43,7 +43,7 @@ func checkFlags(fs *flag.FlagSet) func(*context, []string) error {
 		if err != nil {
 			return err
 		}
-		objects, err := load.objects(ctx, args)
+		objects, err := load.config(ctx).Objects(args)
 		if err != nil {
 			return err
 		}

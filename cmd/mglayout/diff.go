@@ -2,12 +2,8 @@ package main
 
 import (
 	"flag"
-	"os"
-	"strings"
 
-	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/diff"
-	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
@@ -42,7 +38,7 @@ func diffFlags(fs *flag.FlagSet) func(*context, []string) error {
 	var load loadFlags
 	load.register(fs)
 	return func(ctx *context, args []string) error {
-		if len(args) != 2 && len(load.elf) == 0 {
+		if len(args) != 2 && len(load.cfg.ELF) == 0 {
 			return usagef("want two arguments, OLD and NEW (e.g. mglayout diff tk_core@v6.1 tk_core@v6.1+guohui)")
 		}
 		lines, err := out.lineSizes()
@@ -54,13 +50,13 @@ func diffFlags(fs *flag.FlagSet) func(*context, []string) error {
 			return err
 		}
 		var objs [2]*sharing.Object
-		if len(load.elf) > 0 {
-			if objs, err = load.elfPair(ctx, args); err != nil {
+		if len(load.cfg.ELF) > 0 {
+			if objs, err = load.config(ctx).ELFPair(args); err != nil {
 				return err
 			}
 		} else {
 			for i, arg := range args {
-				if objs[i], err = load.one(ctx, arg); err != nil {
+				if objs[i], err = load.config(ctx).One(arg); err != nil {
 					return err
 				}
 			}
@@ -93,70 +89,4 @@ func diffFlags(fs *flag.FlagSet) func(*context, []string) error {
 		}
 		return nil
 	}
-}
-
-// one loads a single object: a model, a Go type written pattern.T, or a
-// layout -json file holding one struct (or the one -type names); with -elf,
-// a struct of an -elf file.
-func (f *loadFlags) one(ctx *context, arg string) (*sharing.Object, error) {
-	if st, err := os.Stat(arg); len(f.elf) == 0 && (err == nil && !st.IsDir() || strings.HasSuffix(arg, ".json")) {
-		return f.fromJSONFile(arg)
-	}
-	set, err := f.loadOne(ctx, arg)
-	if err != nil {
-		return nil, err
-	}
-	s := set.structs[0]
-	return &sharing.Object{Layout: s, Paths: set.paths[s], Phases: placement.For(s, set.declared[s]).Func(s)}, nil
-}
-
-// loadOne loads the one layout a model name or a Go type pattern.T names,
-// or with -elf a struct of an -elf file (T, or FILE:T).
-func (f *loadFlags) loadOne(ctx *context, arg string) (*loaded, error) {
-	if len(f.elf) > 0 {
-		return f.elfOne(ctx, arg)
-	}
-	var args []string
-	g := *f
-	if strings.Contains(arg, "@") {
-		args = []string{arg}
-	} else {
-		dot := strings.LastIndex(arg, ".")
-		if dot <= 0 || dot == len(arg)-1 || strings.Contains(arg[dot:], "/") {
-			return nil, usagef("%s is not a model (NAME@VERSION), a Go type (import/path.T) or a layout -json file", arg)
-		}
-		args, g.types = []string{arg[:dot]}, arg[dot+1:]
-	}
-	set, err := g.load(ctx, args)
-	if err != nil {
-		return nil, err
-	}
-	if len(set.structs) != 1 {
-		return nil, usagef("%s names %d layouts; name one (with -arch, pick one GOARCH)", arg, len(set.structs))
-	}
-	return set, nil
-}
-
-func (f *loadFlags) fromJSONFile(name string) (*sharing.Object, error) {
-	file, err := os.Open(name)
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	defer file.Close()
-	structs, paths, err := render.ReadJSON(file)
-	if err != nil {
-		return nil, usagef("%s: %v (write it with mglayout layout -json)", name, err)
-	}
-	want := splitList(f.types)
-	var names []string
-	for _, s := range structs {
-		if len(want) == 0 && len(structs) == 1 || len(want) == 1 && (s.Name == want[0] || strings.HasSuffix(s.Name, "."+want[0])) {
-			return &sharing.Object{Layout: s, Paths: paths[s], Phases: placement.For(s, s.Source != layout.SourceGo).Func(s)}, nil
-		}
-		names = append(names, s.Name)
-	}
-	if len(want) == 0 {
-		return nil, usagef("%s holds %d structs (%s); pick one with -type NAME", name, len(structs), strings.Join(names, ", "))
-	}
-	return nil, usagef("-type %s names no struct in %s (it holds %s)", f.types, name, strings.Join(names, ", "))
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"strings"
 
+	"github.com/mglayout/mglayout/internal/operand"
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/probe/host"
@@ -77,42 +78,22 @@ func layoutFlags(fs *flag.FlagSet) func(*context, []string) error {
 		if err != nil {
 			return err
 		}
-		set, err := load.load(ctx, args)
+		set, err := load.config(ctx).Load(args)
 		if err != nil {
 			return err
 		}
 		o := render.Options{Lines: lines, Expand: *expand}
 		switch format {
 		case "json":
-			return render.JSONWithPaths(ctx.stdout, set.structs, set.paths, o)
+			return render.JSONWithPaths(ctx.stdout, set.Structs, set.Paths, o)
 		case "md":
-			return render.Markdown(ctx.stdout, set.structs, o)
+			return render.Markdown(ctx.stdout, set.Structs, o)
 		}
-		return render.Text(ctx.stdout, set.structs, o)
+		return render.Text(ctx.stdout, set.Structs, o)
 	}
 }
 
 // splitList splits a comma-separated flag value, keeping commas inside
 // brackets: -type Pair[int8,int64],T is two types.
-func splitList(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) {
-			switch s[i] {
-			case '[':
-				depth++
-			case ']':
-				depth--
-			}
-			if s[i] != ',' || depth > 0 {
-				continue
-			}
-		}
-		if w := strings.TrimSpace(s[start:i]); w != "" {
-			out = append(out, w)
-		}
-		start = i + 1
-	}
-	return out
-}
+
+func splitList(s string) []string { return operand.SplitList(s) }

@@ -120,7 +120,7 @@ func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
 		for _, arg := range args {
 			v := probe.Variant{Name: arg}
 			for _, part := range strings.Split(arg, ",") {
-				obj, err := load.one(ctx, part)
+				obj, err := load.config(ctx).One(part)
 				if err != nil {
 					return err
 				}

@@ -99,7 +99,7 @@ func scenario(ctx *context, load *loadFlags, args []string) (report.Scenario, er
 	for _, arg := range args {
 		v := probe.Variant{Name: arg}
 		for _, part := range strings.Split(arg, ",") {
-			obj, err := load.one(ctx, part)
+			obj, err := load.config(ctx).One(part)
 			if err != nil {
 				return sc, err
 			}

@@ -55,13 +55,13 @@ func suggestFlags(fs *flag.FlagSet) func(*context, []string) error {
 		} else if f != "text" {
 			return usagef("suggest writes Go source and text only; drop -format %s", f)
 		}
-		set, err := load.loadOne(ctx, args[0])
+		set, err := load.config(ctx).LoadOne(args[0])
 		if err != nil {
 			return err
 		}
-		s := set.structs[0]
-		obj := &sharing.Object{Layout: s, Paths: set.paths[s], Phases: placement.For(s, set.declared[s]).Func(s)}
-		declared := set.declared[s]
+		s := set.Structs[0]
+		obj := &sharing.Object{Layout: s, Paths: set.Paths[s], Phases: placement.For(s, set.Declared[s]).Func(s)}
+		declared := set.Declared[s]
 		r, err := suggest.Suggest(obj, suggest.Options{
 			Lines:  lines,
 			Phases: func(c *layout.Struct) func(int64) ([]int64, string) { return placement.For(c, declared).Func(c) },
@@ -70,7 +70,7 @@ func suggestFlags(fs *flag.FlagSet) func(*context, []string) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		return writeSuggestion(ctx, r, set.source[s], lines, declared)
+		return writeSuggestion(ctx, r, set.Source[s], lines, declared)
 	}
 }
 

@@ -1,0 +1,459 @@
+// Package operand turns the operands of mglayout's commands into
+// layouts and objects for the analysis: built-in kernel models
+// (NAME@VERSION), Go types and packages, layout -json files, and the
+// structs of ELF files' DWARF with their paths files, each with the
+// access paths and placement it can have. Every command reads its
+// operands through it.
+package operand
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/elfdwarf"
+	"github.com/mglayout/mglayout/layout/gosrc"
+	"github.com/mglayout/mglayout/layout/placement"
+	"github.com/mglayout/mglayout/layout/render"
+	"github.com/mglayout/mglayout/layout/sharing"
+	"github.com/mglayout/mglayout/layout/suggest"
+	"github.com/mglayout/mglayout/structs"
+)
+
+// Config is how operands are read: the flags of the commands that read
+// layouts.
+type Config struct {
+	Arch, Types, Tags string   // comma-separated lists, as the flags give them
+	ELF               []string // -elf files
+	PathsFile         string   // -paths
+	PathSpecs         []string // -path specs, or @FILE
+	// Note, when set, is told what is worth a note (a type skipped).
+	Note func(string)
+}
+
+func (f *Config) note(msg string) {
+	if f.Note != nil {
+		f.Note(msg)
+	}
+}
+
+// SplitList splits a comma-separated list, dropping empty items; a
+// comma inside brackets (Pair[int8,int64]) does not split.
+func SplitList(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) {
+			switch s[i] {
+			case '[':
+				depth++
+			case ']':
+				depth--
+			}
+			if s[i] != ',' || depth > 0 {
+				continue
+			}
+		}
+		if w := strings.TrimSpace(s[start:i]); w != "" {
+			out = append(out, w)
+		}
+		start = i + 1
+	}
+	return out
+}
+
+// loaded is what the arguments named: layouts with their access paths.
+type Set struct {
+	Structs []*layout.Struct
+	Paths   map[*layout.Struct][]*access.Path
+	// declared holds the layouts whose alignment is declared (kernel
+	// models, //mglayout:align) rather than left to the Go allocator.
+	Declared map[*layout.Struct]bool
+	// source holds the Go declarations of each layout's types.
+	Source map[*layout.Struct]*suggest.Files
+}
+
+// load resolves the arguments: built-in model names (anything with an "@")
+// and Go package patterns, and the -elf files. No arguments and no -elf
+// means every model.
+func (f *Config) Load(args []string) (*Set, error) {
+	archs, types, tags := SplitList(f.Arch), SplitList(f.Types), SplitList(f.Tags)
+	var models, patterns []string
+	for _, a := range args {
+		if strings.Contains(a, "@") {
+			models = append(models, a)
+		} else {
+			patterns = append(patterns, a)
+		}
+	}
+	if len(args) == 0 && len(f.ELF) == 0 {
+		models = structs.Names()
+	}
+	set := &Set{Paths: map[*layout.Struct][]*access.Path{}, Declared: map[*layout.Struct]bool{}, Source: map[*layout.Struct]*suggest.Files{}}
+	if len(models) > 0 {
+		if len(types) > 0 && len(patterns) == 0 && len(f.ELF) == 0 {
+			return nil, fmt.Errorf("-type selects Go types; name the kernel models as arguments instead (e.g. tk_core@v6.1)")
+		}
+		modelArchs := archs
+		if len(modelArchs) == 0 {
+			modelArchs = structs.Archs[:1]
+		}
+		for _, arch := range modelArchs {
+			for _, name := range models {
+				s, err := structs.Lookup(name, arch)
+				if err != nil {
+					return nil, err
+				}
+				paths, err := structs.Paths(name, arch)
+				if err != nil {
+					return nil, err
+				}
+				set.Structs = append(set.Structs, s)
+				set.Paths[s] = paths
+				set.Declared[s] = true
+				fset, files, src, err := structs.Source()
+				if err != nil {
+					return nil, err
+				}
+				set.Source[s] = &suggest.Files{Fset: fset, Files: files, Src: src}
+			}
+		}
+	}
+	if len(patterns) > 0 {
+		res, err := gosrc.Load(gosrc.Config{Archs: archs, Tags: tags, Types: types}, patterns)
+		if err != nil && len(f.ELF) > 0 {
+			// An argument beside -elf is a Go package pattern; the
+			// user most likely meant a type of the file.
+			return nil, fmt.Errorf("%s is no Go package: name the types of %s with -type, e.g. mglayout layout -elf %s -type %s",
+				strings.Join(patterns, " "), f.ELF[0], f.ELF[0], patterns[0])
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, note := range res.Notes {
+			f.note(note)
+		}
+		for _, s := range res.Structs {
+			if reason, ok := res.Ignored[s]; ok {
+				f.note(s.Name + " skipped: //mglayout:ignore " + reason)
+				continue
+			}
+			set.Structs = append(set.Structs, s)
+			set.Paths[s] = res.Paths[s]
+			set.Declared[s] = res.Aligned[s]
+			if syn := res.Syntax[s]; syn != nil {
+				set.Source[s] = &suggest.Files{Fset: syn.Fset, Files: syn.Files, Src: readSources(syn)}
+			}
+		}
+	}
+	if err := f.loadELF(set); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// readSources reads the files of a package, for writing declarations back;
+// a file that cannot be read is left out, and writing a declaration from
+// it then fails with its name.
+func readSources(syn *gosrc.Syntax) map[string][]byte {
+	src := map[string][]byte{}
+	for _, f := range syn.Files {
+		name := syn.Fset.Position(f.Pos()).Filename
+		if data, err := os.ReadFile(name); err == nil {
+			src[name] = data
+		}
+	}
+	return src
+}
+
+// objects loads the arguments as objects for the sharing analysis.
+func (f *Config) Objects(args []string) ([]*sharing.Object, error) {
+	set, err := f.Load(args)
+	if err != nil {
+		return nil, err
+	}
+	var objects []*sharing.Object
+	for _, s := range set.Structs {
+		objects = append(objects, &sharing.Object{Layout: s, Paths: set.Paths[s], Phases: placement.For(s, set.Declared[s]).Func(s)})
+	}
+	return objects, nil
+}
+
+// sidecar reads -paths and -path into one sidecar; nil when neither is
+// given.
+func (f *Config) sidecar() (*access.Sidecar, error) {
+	if f.PathsFile == "" && len(f.PathSpecs) == 0 {
+		return nil, nil
+	}
+	sc := &access.Sidecar{}
+	read := func(name string) error {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("paths file: %v", err)
+		}
+		more, err := access.ParseSidecar(name, strings.NewReader(string(data)))
+		if err != nil {
+			return fmt.Errorf("%v (see the README for the paths file format)", err)
+		}
+		if err := sc.Merge(more); err != nil {
+			return err
+		}
+		return nil
+	}
+	if f.PathsFile != "" {
+		if err := read(f.PathsFile); err != nil {
+			return nil, err
+		}
+	}
+	for i, spec := range f.PathSpecs {
+		if name, ok := strings.CutPrefix(spec, "@"); ok {
+			if err := read(name); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := sc.AddPath(spec, fmt.Sprintf("-path #%d", i+1)); err != nil {
+			return nil, err
+		}
+	}
+	return sc, nil
+}
+
+// loadELF adds the structs of every -elf file, with the access paths the
+// sidecar gives them, to set.
+func (f *Config) loadELF(set *Set) error {
+	if len(f.ELF) == 0 {
+		if f.PathsFile != "" || len(f.PathSpecs) > 0 {
+			return fmt.Errorf("-paths and -path give access paths to structs read with -elf; Go types declare theirs with //mglayout:path")
+		}
+		return nil
+	}
+	var all []*layout.Struct
+	for _, name := range f.ELF {
+		structs, err := f.readELF(name, SplitList(f.Types))
+		if err != nil {
+			return err
+		}
+		all = append(all, structs...)
+	}
+	paths, err := f.elfPaths(all)
+	if err != nil {
+		return err
+	}
+	for _, s := range all {
+		set.Structs = append(set.Structs, s)
+		set.Paths[s] = paths[s]
+		set.Declared[s] = true
+	}
+	return nil
+}
+
+// readELF loads the structs types names (all when none) from one file.
+func (f *Config) readELF(name string, types []string) ([]*layout.Struct, error) {
+	archs := SplitList(f.Arch)
+	if len(archs) > 1 {
+		return nil, fmt.Errorf("-arch names one GOARCH with -elf (the file's); drop it or give one")
+	}
+	opts := elfdwarf.Options{Types: types}
+	if len(archs) == 1 {
+		opts.Arch = archs[0]
+	}
+	structs, notes, err := elfdwarf.Load(name, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range notes {
+		f.note(name + ": " + n)
+	}
+	return structs, nil
+}
+
+// elfPaths applies the sidecar to the structs: their access paths, and
+// the alignment and padding it declares for them.
+func (f *Config) elfPaths(structs []*layout.Struct) (map[*layout.Struct][]*access.Path, error) {
+	sc, err := f.sidecar()
+	if err != nil || sc == nil {
+		return nil, err
+	}
+	unnamed := sc.Unnamed()
+	if unnamed != nil && len(structs) != 1 {
+		return nil, fmt.Errorf("the paths outside a [TypeName] section (%s) are for one struct, and -elf gave %d; put them under [TypeName] headers", unnamed.Pos, len(structs))
+	}
+	out := map[*layout.Struct][]*access.Path{}
+	for _, s := range structs {
+		var secs []*access.Section
+		if unnamed != nil {
+			secs = append(secs, unnamed)
+		}
+		if sec := sc.For(s.Name); sec != nil {
+			secs = append(secs, sec)
+		}
+		for _, sec := range secs {
+			s.Align = max(s.Align, sec.Align)
+			s.PaddedTo = max(s.PaddedTo, sec.Padded)
+			for _, p := range sec.Paths {
+				if i := slices.IndexFunc(out[s], func(q *access.Path) bool { return q.Name == p.Name }); i >= 0 {
+					return nil, fmt.Errorf("%s: path %s is given twice for %s (first at %s)", p.Pos, p.Name, s.Name, out[s][i].Pos)
+				}
+				if _, err := access.Resolve(p, s); err != nil {
+					return nil, fmt.Errorf("%s: %v", p.Pos, err)
+				}
+				c := *p
+				c.Accesses = slices.Clone(p.Accesses)
+				out[s] = append(out[s], &c)
+			}
+		}
+	}
+	return out, nil
+}
+
+// elfStruct loads one struct from one ELF file, with its access paths.
+func (f *Config) elfStruct(file, typ string) (*Set, error) {
+	structs, err := f.readELF(file, []string{typ})
+	if err != nil {
+		return nil, err
+	}
+	if len(structs) != 1 {
+		var names []string
+		for _, s := range structs {
+			names = append(names, s.Name)
+		}
+		return nil, fmt.Errorf("%s: %s names %d structs (%s); name one", file, typ, len(structs), strings.Join(names, ", "))
+	}
+	paths, err := f.elfPaths(structs)
+	if err != nil {
+		return nil, err
+	}
+	s := structs[0]
+	return &Set{
+		Structs:  structs,
+		Paths:    map[*layout.Struct][]*access.Path{s: paths[s]},
+		Declared: map[*layout.Struct]bool{s: true},
+		Source:   map[*layout.Struct]*suggest.Files{},
+	}, nil
+}
+
+// elfObject loads one struct from one ELF file as an object for the
+// analysis.
+func (f *Config) elfObject(file, typ string) (*sharing.Object, error) {
+	set, err := f.elfStruct(file, typ)
+	if err != nil {
+		return nil, err
+	}
+	s := set.Structs[0]
+	return &sharing.Object{Layout: s, Paths: set.Paths[s], Phases: placement.For(s, true).Func(s)}, nil
+}
+
+// elfPair returns diff's OLD and NEW from -elf files: with two files and
+// one -type, that type in each; with two files and two arguments, the
+// first type in the first file and the second in the second; with one
+// file, the two types the arguments name in it.
+func (f *Config) ELFPair(args []string) ([2]*sharing.Object, error) {
+	var sides [2]*sharing.Object
+	var files, types [2]string
+	switch {
+	case len(f.ELF) == 2 && len(args) == 0:
+		t := SplitList(f.Types)
+		if len(t) != 1 {
+			return sides, fmt.Errorf("with two -elf files, name the struct to compare with one -type (e.g. -type tk_core_v6_1)")
+		}
+		files, types = [2]string{f.ELF[0], f.ELF[1]}, [2]string{t[0], t[0]}
+	case len(f.ELF) == 2 && len(args) == 2:
+		files, types = [2]string{f.ELF[0], f.ELF[1]}, [2]string{args[0], args[1]}
+	case len(f.ELF) == 1 && len(args) == 2:
+		files, types = [2]string{f.ELF[0], f.ELF[0]}, [2]string{args[0], args[1]}
+	default:
+		return sides, fmt.Errorf("with -elf, diff takes two files and one -type (diff -elf old.o -elf new.o -type T), or one file and two struct names")
+	}
+	for i := range sides {
+		o, err := f.elfObject(files[i], types[i])
+		if err != nil {
+			return sides, err
+		}
+		sides[i] = o
+	}
+	return sides, nil
+}
+
+// elfOne resolves an argument naming a struct of an -elf file: T when
+// there is one file, FILE:T for any of them.
+func (f *Config) elfOne(arg string) (*Set, error) {
+	for _, file := range f.ELF {
+		if typ, ok := strings.CutPrefix(arg, file+":"); ok {
+			return f.elfStruct(file, typ)
+		}
+	}
+	if len(f.ELF) != 1 {
+		return nil, fmt.Errorf("%s: with several -elf files, name a struct as FILE:TYPE (e.g. %s:%s)", arg, f.ELF[0], arg)
+	}
+	return f.elfStruct(f.ELF[0], arg)
+}
+
+// one loads a single object: a model, a Go type written pattern.T, or a
+// layout -json file holding one struct (or the one -type names); with -elf,
+// a struct of an -elf file.
+func (f *Config) One(arg string) (*sharing.Object, error) {
+	if st, err := os.Stat(arg); len(f.ELF) == 0 && (err == nil && !st.IsDir() || strings.HasSuffix(arg, ".json")) {
+		return f.fromJSONFile(arg)
+	}
+	set, err := f.LoadOne(arg)
+	if err != nil {
+		return nil, err
+	}
+	s := set.Structs[0]
+	return &sharing.Object{Layout: s, Paths: set.Paths[s], Phases: placement.For(s, set.Declared[s]).Func(s)}, nil
+}
+
+// loadOne loads the one layout a model name or a Go type pattern.T names,
+// or with -elf a struct of an -elf file (T, or FILE:T).
+func (f *Config) LoadOne(arg string) (*Set, error) {
+	if len(f.ELF) > 0 {
+		return f.elfOne(arg)
+	}
+	var args []string
+	g := *f
+	if strings.Contains(arg, "@") {
+		args = []string{arg}
+	} else {
+		dot := strings.LastIndex(arg, ".")
+		if dot <= 0 || dot == len(arg)-1 || strings.Contains(arg[dot:], "/") {
+			return nil, fmt.Errorf("%s is not a model (NAME@VERSION), a Go type (import/path.T) or a layout -json file", arg)
+		}
+		args, g.Types = []string{arg[:dot]}, arg[dot+1:]
+	}
+	set, err := g.Load(args)
+	if err != nil {
+		return nil, err
+	}
+	if len(set.Structs) != 1 {
+		return nil, fmt.Errorf("%s names %d layouts; name one (with -arch, pick one GOARCH)", arg, len(set.Structs))
+	}
+	return set, nil
+}
+
+func (f *Config) fromJSONFile(name string) (*sharing.Object, error) {
+	file, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	structs, paths, err := render.ReadJSON(file)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v (write it with mglayout layout -json)", name, err)
+	}
+	want := SplitList(f.Types)
+	var names []string
+	for _, s := range structs {
+		if len(want) == 0 && len(structs) == 1 || len(want) == 1 && (s.Name == want[0] || strings.HasSuffix(s.Name, "."+want[0])) {
+			return &sharing.Object{Layout: s, Paths: paths[s], Phases: placement.For(s, s.Source != layout.SourceGo).Func(s)}, nil
+		}
+		names = append(names, s.Name)
+	}
+	if len(want) == 0 {
+		return nil, fmt.Errorf("%s holds %d structs (%s); pick one with -type NAME", name, len(structs), strings.Join(names, ", "))
+	}
+	return nil, fmt.Errorf("-type %s names no struct in %s (it holds %s)", f.Types, name, strings.Join(names, ", "))
+}
