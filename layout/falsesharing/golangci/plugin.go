@@ -2,7 +2,7 @@
 // module plugin. golangci-lint custom builds it into a golangci-lint
 // binary from a .custom-gcl.yml that names this package:
 //
-//	version: v2.8.0
+//	version: v2.15.0
 //	plugins:
 //	  - module: github.com/mglayout/mglayout
 //	    import: github.com/mglayout/mglayout/layout/falsesharing/golangci
