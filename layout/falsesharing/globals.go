@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/gosrc"
 	"github.com/mglayout/mglayout/layout/placement"
 )
 
@@ -84,28 +85,10 @@ func (c *checker) section(v *types.Var, init ast.Expr) string {
 		}
 		s = "data"
 	}
-	if !hasPointers(v.Type()) {
+	if !gosrc.HasPointers(v.Type()) {
 		s = "noptr" + s
 	}
 	return s
-}
-
-// hasPointers reports whether values of t hold pointers.
-func hasPointers(t types.Type) bool {
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		return u.Kind() == types.String || u.Kind() == types.UnsafePointer
-	case *types.Array:
-		return u.Len() > 0 && hasPointers(u.Elem())
-	case *types.Struct:
-		for i := range u.NumFields() {
-			if hasPointers(u.Field(i).Type()) {
-				return true
-			}
-		}
-		return false
-	}
-	return true
 }
 
 // atomicGlobals returns the package-level variables whose address the

@@ -56,7 +56,7 @@ func (b *Builder) Build(name string, typ types.Type, align int64, doc string) (*
 			s.PaddedTo = d.Padded
 		}
 	}
-	s.Pointers = hasPointers(typ)
+	s.Pointers = HasPointers(typ)
 	b.members(s, -1, "", 0, 0, typ, st)
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("internal error: %v", err)

@@ -52,8 +52,8 @@ func TestHasPointers(t *testing.T) {
 		"Zero": false, "Arr": true, "Nested": true, "Named": true, "Alias": true, "Cplx": false,
 	} {
 		typ := pkg.Scope().Lookup(name).Type()
-		if got := hasPointers(typ); got != want {
-			t.Errorf("hasPointers(%s) = %v, want %v", name, got, want)
+		if got := HasPointers(typ); got != want {
+			t.Errorf("HasPointers(%s) = %v, want %v", name, got, want)
 		}
 		b, err := NewBuilder("amd64", layout.SourceGo, Directives{})
 		if err != nil {
