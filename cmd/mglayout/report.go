@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -45,13 +46,26 @@ Ctrl-C stops between runs and writes what was measured, marked incomplete.`,
 func reportFlags(fs *flag.FlagSet) func(*context, []string) error {
 	var load loadFlags
 	load.register(fs)
-	out := fs.String("o", "mglayout-report", "directory to write the report into")
+	out := fs.String("o", "mglayout-report", "directory to write the report into (its four files)")
+	var format formatFlags
+	format.register(fs, "text", "md", "json", "html")
 	budget := fs.Duration("budget", 90*time.Second, "time the whole report may take")
 	lines := fs.String("lines", "", "line sizes of the static analysis (default 64, 128 and the host's)")
 	cpus := fs.String("cpus", "", "CPUs to use, e.g. 0-3 (default: the affinity mask)")
 	return func(ctx *context, args []string) error {
 		if *budget < 10*time.Second {
 			return usagef("-budget %v is too short for a report; give it at least 10s", *budget)
+		}
+		// -format writes one document to stdout; -o, the four files.
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		toStdout := set["format"] || set["json"]
+		if toStdout && set["o"] {
+			return usagef("-o writes the report's four files and -format one document to stdout: use one of them")
+		}
+		doc, err := format.name()
+		if err != nil {
+			return err
 		}
 		of := outputFlags{lines: *lines}
 		lineSizes, err := of.lineSizes()
@@ -66,8 +80,10 @@ func reportFlags(fs *flag.FlagSet) func(*context, []string) error {
 		if err != nil {
 			return err
 		}
-		if err := writableDir(*out); err != nil {
-			return usagef("-o %s: %v (choose a directory you can write)", *out, err)
+		if !toStdout {
+			if err := writableDir(*out); err != nil {
+				return usagef("-o %s: %v (choose a directory you can write)", *out, err)
+			}
 		}
 		run, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt)
 		defer stop()
@@ -79,7 +95,12 @@ func reportFlags(fs *flag.FlagSet) func(*context, []string) error {
 		if !r.Complete {
 			ctx.note("the report is incomplete: " + r.Incomplete)
 		}
-		if err := writeReport(ctx, *out, r); err != nil {
+		if toStdout {
+			err = reportWriters[doc](ctx.stdout, r)
+		} else {
+			err = writeReport(ctx, *out, r)
+		}
+		if err != nil {
 			return err
 		}
 		if run.Err() != nil {
@@ -117,25 +138,26 @@ func scenario(ctx *context, load *loadFlags, args []string) (report.Scenario, er
 	return sc, nil
 }
 
+// reportWriters write the report in each of its formats.
+var reportWriters = map[string]func(io.Writer, *report.Report) error{
+	"text": report.Text,
+	"md":   report.Markdown,
+	"json": func(w io.Writer, r *report.Report) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	},
+	"html": report.HTML,
+}
+
 // writeReport writes the four files, each whole or not at all.
 func writeReport(ctx *context, dir string, r *report.Report) error {
-	files := []struct {
-		name  string
-		write func(*os.File) error
-	}{
-		{"report.txt", func(f *os.File) error { return report.Text(f, r) }},
-		{"report.md", func(f *os.File) error { return report.Markdown(f, r) }},
-		{"report.json", func(f *os.File) error {
-			enc := json.NewEncoder(f)
-			enc.SetIndent("", "  ")
-			return enc.Encode(r)
-		}},
-		{"report.html", func(f *os.File) error { return report.HTML(f, r) }},
-	}
-	for _, file := range files {
+	for _, file := range []struct{ name, format string }{
+		{"report.txt", "text"}, {"report.md", "md"}, {"report.json", "json"}, {"report.html", "html"},
+	} {
 		path := filepath.Join(dir, file.name)
 		tmp := path + ".tmp"
-		if err := writeFile(tmp, file.write); err != nil {
+		if err := writeFile(tmp, func(f *os.File) error { return reportWriters[file.format](f, r) }); err != nil {
 			return err
 		}
 		if err := os.Rename(tmp, path); err != nil {
