@@ -181,30 +181,11 @@ func loadPackages(patterns []string, tests bool, tags []string, arch string) ([]
 		}
 	})
 	if bad != nil {
-		return nil, packageError(bad)
+		return nil, gosrc.PackageError(bad, arch)
 	}
 	return pkgs, nil
 }
 
-// packageError turns the first error of a package into one line that
-// says what to do.
-func packageError(pkg *packages.Package) error {
-	// The go command reports a compile error as a list error too; the
-	// type checker's own report has the position.
-	e := pkg.Errors[0]
-	if i := slices.IndexFunc(pkg.Errors, func(e packages.Error) bool { return e.Kind == packages.TypeError }); i >= 0 {
-		e = pkg.Errors[i]
-	}
-	msg := firstLine(e.Msg)
-	if e.Pos != "" && e.Pos != "-" {
-		msg = shortPath(e.Pos) + ": " + msg
-	}
-	hint := "fix it so that `go build` succeeds"
-	if e.Kind == packages.ListError {
-		hint = "check the import path or pattern"
-	}
-	return fmt.Errorf("package %s: %s (%s)", cmp.Or(pkg.PkgPath, pkg.ID), msg, hint)
-}
 
 // firstLine returns the first line of a message of the go command,
 // without the "; to add it:" that announces a command on the next.

@@ -137,16 +137,19 @@ func loadArch(cfg Config, arch string, patterns []string) ([]*packages.Package, 
 	}
 	for _, pkg := range pkgs {
 		if len(pkg.Errors) > 0 {
-			return nil, packageError(pkg, arch)
+			return nil, PackageError(pkg, arch)
 		}
 	}
 	slices.SortFunc(pkgs, func(a, b *packages.Package) int { return cmp.Compare(a.PkgPath, b.PkgPath) })
 	return pkgs, nil
 }
 
-// packageError turns a package's first error into one line that names the
+// PackageError turns a package's first error into one line that names the
 // package and what to do.
-func packageError(pkg *packages.Package, arch string) error {
+func PackageError(pkg *packages.Package, arch string) error {
+	if arch == "" {
+		arch = hostArch()
+	}
 	// The go command reports a compile error as a list error too, after a
 	// "# package" line; the type checker's own report has the position.
 	e := pkg.Errors[0]
@@ -165,7 +168,11 @@ func packageError(pkg *packages.Package, arch string) error {
 	case packages.TypeError:
 		return fmt.Errorf("package %s does not type-check for GOARCH=%s: %s: %s (fix it so that `go build` succeeds)", name, arch, relPos(e.Pos), msg)
 	case packages.ListError:
-		return fmt.Errorf("package %s: %s (check the import path or pattern)", name, msg)
+		hint := "check the import path or pattern"
+		if strings.Contains(msg, "build constraints exclude all Go files") {
+			hint = "none of its files builds for GOARCH=" + arch + " with these tags: files that import \"C\" need CGO_ENABLED=1, others -tags or another GOOS/GOARCH"
+		}
+		return fmt.Errorf("package %s: %s (%s)", name, msg, hint)
 	}
 	if e.Pos != "" && e.Pos != "-" {
 		msg = relPos(e.Pos) + ": " + msg
