@@ -186,7 +186,6 @@ func loadPackages(patterns []string, tests bool, tags []string, arch string) ([]
 	return pkgs, nil
 }
 
-
 // firstLine returns the first line of a message of the go command,
 // without the "; to add it:" that announces a command on the next.
 func firstLine(s string) string {
