@@ -14,7 +14,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -23,10 +22,9 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
 
-	"github.com/mglayout/mglayout/layout/falsesharing"
+	"github.com/mglayout/mglayout/internal/vet"
 )
 
 // command is one subcommand. Each lives in its own file and registers
@@ -92,55 +90,10 @@ var errInterrupted = errors.New("interrupted")
 func main() {
 	// go vet -vettool=mglayout speaks unitchecker's protocol to the tool,
 	// which then is the analyzer's driver and reads os.Args itself.
-	if isVetTool(os.Args[1:]) {
-		unitchecker.Main(vetAnalyzer(os.Args[1:]))
+	if vet.IsTool(os.Args[1:]) {
+		unitchecker.Main(vet.UnitAnalyzer(os.Args[1:]))
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-// isVetTool reports whether go vet runs the binary: -V=full for its
-// identity, -flags for the analyzer's flags, or the analyzer's flags and
-// one *.cfg file per package. A command line of mglayout starts with a
-// command's name, never with a flag or a .cfg file.
-func isVetTool(args []string) bool {
-	if len(args) == 0 {
-		return false
-	}
-	if args[0] == "-V=full" || args[0] == "-flags" {
-		return true
-	}
-	last := args[len(args)-1]
-	return strings.HasSuffix(last, ".cfg") && (len(args) == 1 || strings.HasPrefix(args[0], "-"))
-}
-
-// vetAnalyzer returns the analyzer to run on the unit go vet gives the
-// tool. go vet also gives it every dependency of the packages it vets,
-// test variants included, for the facts their importers read alone
-// (VetxOnly); unitchecker runs falsesharing there too, since it requires
-// HotMembers, which has facts, and then drops its findings. Such a unit
-// gets falsesharing with nothing of its own to run.
-func vetAnalyzer(args []string) *analysis.Analyzer {
-	if !factsOnly(args[len(args)-1]) {
-		return falsesharing.Analyzer
-	}
-	a := *falsesharing.Analyzer
-	a.Requires = []*analysis.Analyzer{falsesharing.HotMembers}
-	a.Run = func(*analysis.Pass) (any, error) { return nil, nil }
-	return &a
-}
-
-// factsOnly reports whether a unit's config file asks only for facts.
-// A file it cannot read is unitchecker's to report.
-func factsOnly(cfgFile string) bool {
-	if !strings.HasSuffix(cfgFile, ".cfg") {
-		return false
-	}
-	data, err := os.ReadFile(cfgFile)
-	if err != nil {
-		return false
-	}
-	var cfg unitchecker.Config
-	return json.Unmarshal(data, &cfg) == nil && cfg.VetxOnly
 }
 
 // run runs the command line args and returns the exit status.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -144,55 +143,4 @@ func cpuConfig() probe.Config {
 		return probe.Config{}
 	}
 	return probe.Config{CPU: info.CPUID.Brand}
-}
-
-// writeFile creates a file and writes it with write, naming the file in
-// any error.
-// writableDir makes a directory if it is not there and checks, with a
-// file created and removed in it, that files can be written there: before
-// a measurement, not after it.
-func writableDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".mglayout-*")
-	if err != nil {
-		return err
-	}
-	f.Close()
-	return os.Remove(f.Name())
-}
-
-// writableFile checks that a file can be written, before a measurement
-// fills it: the file itself where it exists, else its directory.
-func writableFile(name string) error {
-	if f, err := os.OpenFile(name, os.O_WRONLY, 0); err == nil {
-		return f.Close()
-	} else if !os.IsNotExist(err) {
-		return err
-	}
-	dir := filepath.Dir(name)
-	if st, err := os.Stat(dir); err != nil {
-		return err
-	} else if !st.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
-	}
-	f, err := os.CreateTemp(dir, ".mglayout-*")
-	if err != nil {
-		return err
-	}
-	f.Close()
-	return os.Remove(f.Name())
-}
-
-func writeFile(name string, write func(*os.File) error) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %v", name, err)
-	}
-	return f.Close()
 }

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mglayout/mglayout/internal/vet"
 )
 
 func TestIsVetTool(t *testing.T) {
@@ -27,8 +29,8 @@ func TestIsVetTool(t *testing.T) {
 		{"-h", false},
 		{"layout x.cfg", false}, // a command, whatever its arguments
 	} {
-		if got := isVetTool(strings.Fields(tc.args)); got != tc.want {
-			t.Errorf("isVetTool(%q) = %v, want %v", tc.args, got, tc.want)
+		if got := vet.IsTool(strings.Fields(tc.args)); got != tc.want {
+			t.Errorf("vet.IsTool(%q) = %v, want %v", tc.args, got, tc.want)
 		}
 	}
 }
@@ -59,7 +61,7 @@ func TestGoVetTool(t *testing.T) {
 			"}\n\n" +
 			"func (t *Counters) Add(cpu int) { t.cs[cpu%8].Inc() }\n",
 	})
-	vet := func(args ...string) (stdout, stderr string, status int) {
+	govet := func(args ...string) (stdout, stderr string, status int) {
 		t.Helper()
 		cmd := goCommand(dir, append([]string{"vet", "-vettool=" + bin}, args...)...)
 		var out, errb bytes.Buffer
@@ -75,17 +77,17 @@ func TestGoVetTool(t *testing.T) {
 	// A dependency that go vet runs the tool on only for its facts
 	// (VetxOnly) still records them: ctr's Counter is hot. (Vetting ctr
 	// itself first would leave its facts in go vet's cache.)
-	_, stderr, _ := vet("./use")
+	_, stderr, _ := govet("./use")
 	if !regexp.MustCompile(`(?m)^use/use\.go:6:\d+: .+ \(FS1, proven\)$`).MatchString(stderr) {
 		t.Errorf("go vet ./use has no FS1 finding at use/use.go:6, from the facts of its dependency ctr:\n%s", stderr)
 	}
 
-	_, stderr, status := vet("./clean")
+	_, stderr, status := govet("./clean")
 	if status != 0 || stderr != "" {
 		t.Errorf("go vet on a correctly padded counter: exit status %d, stderr:\n%s", status, stderr)
 	}
 
-	_, stderr, status = vet("./...")
+	_, stderr, status = govet("./...")
 	if status == 0 {
 		t.Errorf("go vet on an unpadded sharded counter: exit status 0, want non-zero")
 	}
@@ -97,13 +99,13 @@ func TestGoVetTool(t *testing.T) {
 	}
 
 	// The analyzer's flags pass through go vet.
-	_, stderr, status = vet("-falsesharing.lines=96", "./clean")
+	_, stderr, status = govet("-falsesharing.lines=96", "./clean")
 	if status == 0 || !strings.Contains(stderr, "line size 96 is not a power of two") {
 		t.Errorf("go vet -falsesharing.lines=96: exit status %d, want non-zero and the line size refused; stderr:\n%s", status, stderr)
 	}
 
 	// go vet -fix -diff prints the suggested fix, padding each shard.
-	stdout, stderr, _ := vet("-fix", "-diff", "./shards")
+	stdout, stderr, _ := govet("-fix", "-diff", "./shards")
 	if !regexp.MustCompile(`(?m)^-\tshards \[8\]struct\{ n atomic\.Int64 \}$`).MatchString(stdout) ||
 		!regexp.MustCompile(`(?m)^\+\t+_ \[\d+\]byte`).MatchString(stdout) {
 		t.Errorf("go vet -fix -diff does not pad the shards; stdout:\n%s\nstderr:\n%s", stdout, stderr)
