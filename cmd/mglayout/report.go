@@ -2,10 +2,8 @@ package main
 
 import (
 	gocontext "context"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -96,7 +94,7 @@ func reportFlags(fs *flag.FlagSet) func(*context, []string) error {
 			ctx.note("the report is incomplete: " + r.Incomplete)
 		}
 		if toStdout {
-			err = reportWriters[doc](ctx.stdout, r)
+			err = report.Writers[doc](ctx.stdout, r)
 		} else {
 			err = writeReport(ctx, *out, r)
 		}
@@ -110,59 +108,31 @@ func reportFlags(fs *flag.FlagSet) func(*context, []string) error {
 	}
 }
 
-// scenario builds the kernel scenario, or one from the arguments.
+// scenario builds the kernel scenario, or one from the arguments: each
+// a variant, commas joining objects into one.
 func scenario(ctx *context, load *loadFlags, args []string) (report.Scenario, error) {
 	if len(args) == 0 {
 		return report.KernelScenario(func(o *sharing.Object) { o.Phases = placement.For(o.Layout, true).Func(o.Layout) })
 	}
-	var sc report.Scenario
 	var variants []probe.Variant
 	for _, arg := range args {
 		v := probe.Variant{Name: arg}
 		for _, part := range strings.Split(arg, ",") {
 			obj, err := load.config(ctx).One(part)
 			if err != nil {
-				return sc, err
+				return report.Scenario{}, err
 			}
 			v.Objects = append(v.Objects, obj)
-			sc.Objects = append(sc.Objects, obj)
 		}
 		variants = append(variants, v)
 	}
-	for _, v := range variants[1:] {
-		if len(variants[0].Objects) == 1 && len(v.Objects) == 1 {
-			sc.Diffs = append(sc.Diffs, [2]*sharing.Object{variants[0].Objects[0], v.Objects[0]})
-		}
-	}
-	sc.Probes = []report.ProbeSpec{{Title: strings.Join(args, " vs "), Variants: variants}}
-	return sc, nil
+	return report.VariantsScenario(variants), nil
 }
 
-// reportWriters write the report in each of its formats.
-var reportWriters = map[string]func(io.Writer, *report.Report) error{
-	"text": report.Text,
-	"md":   report.Markdown,
-	"json": func(w io.Writer, r *report.Report) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	},
-	"html": report.HTML,
-}
-
-// writeReport writes the four files, each whole or not at all.
+// writeReport writes the four files and says where.
 func writeReport(ctx *context, dir string, r *report.Report) error {
-	for _, file := range []struct{ name, format string }{
-		{"report.txt", "text"}, {"report.md", "md"}, {"report.json", "json"}, {"report.html", "html"},
-	} {
-		path := filepath.Join(dir, file.name)
-		tmp := path + ".tmp"
-		if err := writeFile(tmp, func(f *os.File) error { return reportWriters[file.format](f, r) }); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, path); err != nil {
-			return err
-		}
+	if err := report.WriteFiles(dir, r); err != nil {
+		return err
 	}
 	fmt.Fprintf(ctx.stdout, "wrote %s in %.1f s (budget %.0f s)\n", strings.Join([]string{
 		filepath.Join(dir, "report.txt"), "report.md", "report.json", "report.html"}, ", "), r.Seconds, r.Budget)
