@@ -52,6 +52,24 @@ type Options struct {
 	Progress func(string) `json:"-"`
 }
 
+// EmulateLine sets the options to emulate a target line size on the
+// host's lines (HostLine), emulated lines spacing bytes apart (0: twice
+// the host line, past the adjacent-line prefetcher). The target must be a
+// power of two of 16 or more, other than the host's.
+func (o *Options) EmulateLine(target, spacing int64) error {
+	if target == o.HostLine {
+		return fmt.Errorf("-emulate-line %d is this host's own line size; drop it to run natively", target)
+	}
+	if target < 16 || target&(target-1) != 0 {
+		return fmt.Errorf("-emulate-line %d is not a power of two of 16 or more", target)
+	}
+	if spacing == 0 {
+		spacing = 2 * o.HostLine
+	}
+	o.Line, o.Emulate, o.Spacing = target, target, spacing
+	return nil
+}
+
 // MinDuration is the shortest run that measures anything: below it,
 // starting and stopping the workers is a large part of the run.
 const MinDuration = 10 * time.Millisecond

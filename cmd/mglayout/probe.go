@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
 	"github.com/mglayout/mglayout/probe"
@@ -99,34 +98,17 @@ func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
 				return usagef("-bench %s: %v (choose a file you can write)", *bench, err)
 			}
 		}
-		hostLine := int64(64)
-		if info, err := host.Detect(); err == nil {
-			if ls := info.LineSizes(); len(ls) > 0 {
-				hostLine = ls[0]
-			}
-		}
+		hostLine := host.NativeLine()
 		o := probe.Options{Line: hostLine, Phase: *phase, Duration: *duration, Count: *count, CPUs: cpuList,
 			Stress: *stress, Paths: splitList(*measure), Writers: splitList(*writers), HostLine: hostLine}
 		if *emulate != 0 {
-			if err := checkEmulation(*emulate, hostLine); err != nil {
-				return err
-			}
-			o.Line, o.Emulate, o.Spacing = *emulate, *emulate, *spacing
-			if o.Spacing == 0 {
-				o.Spacing = 2 * hostLine
+			if err := o.EmulateLine(*emulate, *spacing); err != nil {
+				return usagef("%v", err)
 			}
 		}
-		var variants []probe.Variant
-		for _, arg := range args {
-			v := probe.Variant{Name: arg}
-			for _, part := range strings.Split(arg, ",") {
-				obj, err := load.config(ctx).One(part)
-				if err != nil {
-					return err
-				}
-				v.Objects = append(v.Objects, obj)
-			}
-			variants = append(variants, v)
+		variants, err := load.config(ctx).Variants(args)
+		if err != nil {
+			return err
 		}
 		run, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt)
 		defer stop()
@@ -160,15 +142,4 @@ func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
 		}
 		return err
 	}
-}
-
-// checkEmulation accepts a target line size that differs from the host's.
-func checkEmulation(target, hostLine int64) error {
-	if target == hostLine {
-		return usagef("-emulate-line %d is this host's own line size; drop it to run natively", target)
-	}
-	if target < 16 || target&(target-1) != 0 {
-		return usagef("-emulate-line %d is not a power of two of 16 or more", target)
-	}
-	return nil
 }

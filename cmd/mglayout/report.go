@@ -13,7 +13,6 @@ import (
 	"github.com/mglayout/mglayout/internal/report"
 	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/sharing"
-	"github.com/mglayout/mglayout/probe"
 )
 
 func init() {
@@ -114,17 +113,9 @@ func scenario(ctx *context, load *loadFlags, args []string) (report.Scenario, er
 	if len(args) == 0 {
 		return report.KernelScenario(func(o *sharing.Object) { o.Phases = placement.For(o.Layout, true).Func(o.Layout) })
 	}
-	var variants []probe.Variant
-	for _, arg := range args {
-		v := probe.Variant{Name: arg}
-		for _, part := range strings.Split(arg, ",") {
-			obj, err := load.config(ctx).One(part)
-			if err != nil {
-				return report.Scenario{}, err
-			}
-			v.Objects = append(v.Objects, obj)
-		}
-		variants = append(variants, v)
+	variants, err := load.config(ctx).Variants(args)
+	if err != nil {
+		return report.Scenario{}, err
 	}
 	return report.VariantsScenario(variants), nil
 }

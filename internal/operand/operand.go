@@ -20,6 +20,7 @@ import (
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/layout/suggest"
+	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/structs"
 )
 
@@ -456,4 +457,22 @@ func (f *Config) fromJSONFile(name string) (*sharing.Object, error) {
 		return nil, fmt.Errorf("%s holds %d structs (%s); pick one with -type NAME", name, len(structs), strings.Join(names, ", "))
 	}
 	return nil, fmt.Errorf("-type %s names no struct in %s (it holds %s)", f.Types, name, strings.Join(names, ", "))
+}
+
+// Variants loads the variants the arguments name, one each, commas joining
+// objects into one variant (tk_data@v6.13,mg_floor@v6.13).
+func (f *Config) Variants(args []string) ([]probe.Variant, error) {
+	var variants []probe.Variant
+	for _, arg := range args {
+		v := probe.Variant{Name: arg}
+		for _, part := range strings.Split(arg, ",") {
+			obj, err := f.One(part)
+			if err != nil {
+				return nil, err
+			}
+			v.Objects = append(v.Objects, obj)
+		}
+		variants = append(variants, v)
+	}
+	return variants, nil
 }

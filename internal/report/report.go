@@ -206,7 +206,7 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Host = Host{Info: info, Kernel: kernelRelease(), Line: nativeLine(info)}
+	r.Host = Host{Info: info, Kernel: kernelRelease(), Line: info.NativeLine()}
 
 	if err := r.static(sc, o.Lines); err != nil {
 		return nil, err
@@ -288,12 +288,6 @@ func (r *Report) finish(start time.Time) *Report {
 
 // nativeLine is the line size the probe measures at without emulation:
 // the smallest coherency line the host reports.
-func nativeLine(info *host.Info) int64 {
-	if ls := info.LineSizes(); len(ls) > 0 {
-		return ls[0]
-	}
-	return 64
-}
 
 // otherLine is the line size to emulate: 128 on a 64-byte host, 64 on a
 // larger one.

@@ -31,3 +31,22 @@ func DefaultLines(info *Info) []int64 {
 	slices.Sort(lines)
 	return slices.Compact(lines)
 }
+
+// NativeLine returns the host's own line size, the first of LineSizes;
+// 64 when no source reports one.
+func (info *Info) NativeLine() int64 {
+	if ls := info.LineSizes(); len(ls) > 0 {
+		return ls[0]
+	}
+	return 64
+}
+
+// NativeLine detects this host and returns its line size, 64 when
+// detection fails.
+func NativeLine() int64 {
+	info, err := Detect()
+	if err != nil {
+		return 64
+	}
+	return info.NativeLine()
+}
