@@ -388,3 +388,20 @@ func TestRunShape(t *testing.T) {
 		}
 	}
 }
+
+// TestEmulateLine checks the emulation options: the target line, the
+// spacing twice the host's line by default, and the targets refused.
+func TestEmulateLine(t *testing.T) {
+	o := Options{HostLine: 64}
+	if err := o.EmulateLine(128, 0); err != nil || o.Line != 128 || o.Emulate != 128 || o.Spacing != 128 {
+		t.Errorf("EmulateLine(128, 0) = %v with line %d, emulate %d, spacing %d; want 128, 128, 128", err, o.Line, o.Emulate, o.Spacing)
+	}
+	if err := o.EmulateLine(256, 512); err != nil || o.Spacing != 512 {
+		t.Errorf("EmulateLine(256, 512) = %v, spacing %d", err, o.Spacing)
+	}
+	for _, target := range []int64{64, 96, 8} {
+		if err := (&Options{HostLine: 64}).EmulateLine(target, 0); err == nil {
+			t.Errorf("EmulateLine(%d) on a 64-byte host: no error", target)
+		}
+	}
+}
