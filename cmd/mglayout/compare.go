@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 
@@ -16,7 +17,8 @@ func init() {
 machines (an x86 and an arm64 runner, or one machine before and after a
 kernel patch) into one table: per change, path and line size, the static
 verdict and the change measured on each machine with its p-value, and an
-overall verdict.
+overall verdict; -format json writes the merged rows with every machine's
+comparisons.
 
 Exit status 1 on a significant regression on any machine.`,
 		flags: compareFlags,
@@ -24,7 +26,13 @@ Exit status 1 on a significant regression on any machine.`,
 }
 
 func compareFlags(fs *flag.FlagSet) func(*context, []string) error {
+	var out formatFlags
+	out.register(fs, "text", "json")
 	return func(ctx *context, args []string) error {
+		format, err := out.name()
+		if err != nil {
+			return err
+		}
 		if len(args) < 2 {
 			return usagef("want two or more report.json files (e.g. mglayout compare x86/report.json arm64/report.json)")
 		}
@@ -42,7 +50,14 @@ func compareFlags(fs *flag.FlagSet) func(*context, []string) error {
 			machines = append(machines, report.Machine{Label: string(rune('A' + i%26)), File: name, Report: r})
 		}
 		m := report.Merge(machines)
-		if err := report.CompareText(ctx.stdout, m); err != nil {
+		if format == "json" {
+			enc := json.NewEncoder(ctx.stdout)
+			enc.SetIndent("", "  ")
+			err = enc.Encode(m)
+		} else {
+			err = report.CompareText(ctx.stdout, m)
+		}
+		if err != nil {
 			return err
 		}
 		if len(m.Regressions()) > 0 {

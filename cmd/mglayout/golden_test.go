@@ -33,6 +33,7 @@ func TestGolden(t *testing.T) {
 		// Two reports recorded on one 2-core VM, each with native 64-byte
 		// and emulated 128-byte probes.
 		{"compare_recorded.txt", 0, "compare ../../internal/report/testdata/report.json ../../internal/report/testdata/report2.json"},
+		{"compare_recorded.json", 0, "compare -json ../../internal/report/testdata/report.json ../../internal/report/testdata/report2.json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

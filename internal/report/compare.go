@@ -29,44 +29,59 @@ func Read(r io.Reader) (*Report, error) {
 
 // Machine is one report in a comparison.
 type Machine struct {
-	Label  string // A, B, ...
-	File   string
-	Report *Report
+	Label  string  `json:"label"` // A, B, ...
+	File   string  `json:"file"`
+	Report *Report `json:"-"` // its host, in the JSON
+}
+
+// MarshalJSON writes a machine by its label, file and host.
+func (m Machine) MarshalJSON() ([]byte, error) {
+	type plain Machine
+	var host *Host
+	if m.Report != nil {
+		host = &m.Report.Host
+	}
+	return json.Marshal(struct {
+		plain
+		Host *Host `json:"host"`
+	}{plain(m), host})
 }
 
 // Row is one change of one path at one line size, across machines.
 type Row struct {
-	Old, New string
-	Path     string
-	Line     int64
-	Static   string
+	Old    string `json:"old"`
+	New    string `json:"new"`
+	Path   string `json:"path"`
+	Line   int64  `json:"line"`
+	Static string `json:"static"`
 	// Measured holds, per machine label, the comparison measured there
 	// and which probe measured it; absent where it was not measured.
-	Measured map[string][]Comparison
+	Measured map[string][]Comparison `json:"measured"`
 }
 
 // Merged is the comparison of several reports.
 type Merged struct {
-	Machines []Machine
-	Rows     []*Row
+	Machines []Machine `json:"machines"`
+	Rows     []*Row    `json:"rows"`
 	// Kernels compare the pipe workloads of reports from the same machine
 	// on different kernels: how a kernel patch is evaluated.
-	Kernels []KernelRow
+	Kernels []KernelRow `json:"kernels"`
 }
 
 // KernelRow is one pipe workload on two kernels of one machine.
 type KernelRow struct {
-	Workload   string
-	Old, New   string // machine labels
-	OldRelease string
-	NewRelease string
+	Workload   string `json:"workload"`
+	OldMachine string `json:"old_machine"` // machine labels
+	NewMachine string `json:"new_machine"`
+	OldRelease string `json:"old_release"`
+	NewRelease string `json:"new_release"`
 	Comparison
 }
 
 // Merge lines up the verdicts of several reports by change, path and line
 // size.
 func Merge(machines []Machine) *Merged {
-	m := &Merged{Machines: machines}
+	m := &Merged{Machines: machines, Rows: []*Row{}, Kernels: []KernelRow{}}
 	find := func(v Verdict, path string) *Row {
 		for _, r := range m.Rows {
 			if r.Old == v.Old && r.New == v.New && r.Path == path && r.Line == v.Line {
@@ -112,7 +127,7 @@ func (m *Merged) kernels() {
 					continue
 				}
 				c := stats.Compare(wa.Total, wb.Total)
-				m.Kernels = append(m.Kernels, KernelRow{Workload: wa.Name, Old: base.Label, New: mc.Label,
+				m.Kernels = append(m.Kernels, KernelRow{Workload: wa.Name, OldMachine: base.Label, NewMachine: mc.Label,
 					OldRelease: a.Kernel.Release, NewRelease: b.Kernel.Release,
 					Comparison: Comparison{Path: wa.Name, Old: a.Kernel.Release, New: b.Kernel.Release, Delta: c.Delta, P: c.P,
 						Significant: c.Significant(), Text: c.DeltaString()}})
@@ -127,7 +142,7 @@ func (m *Merged) Regressions() []string {
 	var out []string
 	for _, k := range m.Kernels {
 		if k.Significant && k.Delta < 0 {
-			out = append(out, fmt.Sprintf("%s → %s: %s on kernel %s vs %s: %s", k.Old, k.New, k.Workload, k.NewRelease, k.OldRelease, k.Text))
+			out = append(out, fmt.Sprintf("%s → %s: %s on kernel %s vs %s: %s", k.OldMachine, k.NewMachine, k.Workload, k.NewRelease, k.OldRelease, k.Text))
 		}
 	}
 	for _, r := range m.Rows {
@@ -180,7 +195,7 @@ func CompareText(w io.Writer, m *Merged) error {
 	if len(m.Kernels) > 0 {
 		b.WriteString("\nThe running kernel (same machine, pipe workloads, new kernel vs old):\n")
 		for _, k := range m.Kernels {
-			para(&b, fmt.Sprintf("  %s: %s (%s) vs %s (%s): %s (p=%.3f)", k.Workload, k.New, k.NewRelease, k.Old, k.OldRelease, k.Text, k.P))
+			para(&b, fmt.Sprintf("  %s: %s (%s) vs %s (%s): %s (p=%.3f)", k.Workload, k.NewMachine, k.NewRelease, k.OldMachine, k.OldRelease, k.Text, k.P))
 		}
 	}
 	b.WriteString("\nVerdict: ")
