@@ -55,16 +55,29 @@ type hot struct {
 	hotSizes      map[int64]bool
 }
 
-// startsGoroutines reports whether the package has a go statement: only
-// then can its goroutines own elements of a table.
+// startsGoroutines reports whether the package starts goroutines in a
+// loop (a go statement in the body of a for or range statement): only
+// then can goroutines own the elements of a table, one each.
 func (h *hot) startsGoroutines() bool {
 	if h.spawns == 0 {
 		h.spawns = 1
 		for _, f := range h.pass.Files {
 			ast.Inspect(f, func(n ast.Node) bool {
-				if _, ok := n.(*ast.GoStmt); ok {
-					h.spawns = 2
+				var body *ast.BlockStmt
+				switch n := n.(type) {
+				case *ast.ForStmt:
+					body = n.Body
+				case *ast.RangeStmt:
+					body = n.Body
+				default:
+					return h.spawns == 1
 				}
+				ast.Inspect(body, func(m ast.Node) bool {
+					if _, ok := m.(*ast.GoStmt); ok {
+						h.spawns = 2
+					}
+					return h.spawns == 1
+				})
 				return h.spawns == 1
 			})
 		}
