@@ -3,16 +3,17 @@ package main
 import (
 	"flag"
 
+	"github.com/mglayout/mglayout/internal/cli"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
 
 func init() {
-	register(&command{
-		name:  "check",
-		args:  "[models | packages]",
-		short: "lines each access path touches, and true vs false sharing, per line size and phase",
-		long: `Check runs the access paths of each struct over its layout, for every line
+	register(&cli.Command{
+		Name:  "check",
+		Args:  "[models | packages]",
+		Short: "lines each access path touches, and true vs false sharing, per line size and phase",
+		Long: `Check runs the access paths of each struct over its layout, for every line
 size and every phase (offset in its first line) at which the object can
 start: the lines each path touches, the 128-byte blocks it touches below
 128 bytes (what the adjacent-line prefetcher fetches), and for every line
@@ -25,39 +26,39 @@ Kernel models carry their paths. Go types declare them with
 //mglayout:path directives or get them inferred from their members.
 
 Exit status 1 when there is false sharing at any line size or phase.`,
-		flags: checkFlags,
+		Flags: checkFlags,
 	})
 }
 
-func checkFlags(fs *flag.FlagSet) func(*context, []string) error {
-	var out outputFlags
-	out.register(fs)
-	var load loadFlags
-	load.register(fs)
-	return func(ctx *context, args []string) error {
-		lines, err := out.lineSizes()
+func checkFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
+	var out cli.Layouts
+	out.Register(fs)
+	var load cli.Operands
+	load.Register(fs)
+	return func(ctx *cli.Context, args []string) error {
+		lines, err := out.LineSizes()
 		if err != nil {
 			return err
 		}
-		format, err := out.formatName()
+		format, err := out.Format.Name()
 		if err != nil {
 			return err
 		}
-		objects, err := load.config(ctx).Objects(args)
+		objects, err := load.Config(ctx).Objects(args)
 		if err != nil {
 			return err
 		}
 		a, err := sharing.Analyze(objects, lines)
 		if err != nil {
-			return usagef("%v", err)
+			return cli.Usagef("%v", err)
 		}
 		switch format {
 		case "json":
-			err = render.CheckJSON(ctx.stdout, a)
+			err = render.CheckJSON(ctx.Stdout, a)
 		case "md":
-			err = render.CheckMarkdown(ctx.stdout, a)
+			err = render.CheckMarkdown(ctx.Stdout, a)
 		default:
-			err = render.CheckText(ctx.stdout, a)
+			err = render.CheckText(ctx.Stdout, a)
 		}
 		if err != nil {
 			return err
@@ -65,7 +66,7 @@ func checkFlags(fs *flag.FlagSet) func(*context, []string) error {
 		for _, oa := range a.Objects {
 			for i := range oa.Cases {
 				if oa.Cases[i].FalseWeight() > 0 {
-					return errFinding
+					return cli.ErrFinding
 				}
 			}
 		}

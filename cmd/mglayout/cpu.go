@@ -1,19 +1,19 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 
+	"github.com/mglayout/mglayout/internal/cli"
 	"github.com/mglayout/mglayout/probe/host"
 )
 
 func init() {
-	register(&command{
-		name:  "cpu",
-		short: "detected line sizes per cache level, with their sources; CPUs and topology",
-		long: `
+	register(&cli.Command{
+		Name:  "cpu",
+		Short: "detected line sizes per cache level, with their sources; CPUs and topology",
+		Long: `
 Cpu prints what this machine says about cache lines: the coherency line
 size, size and sharing CPUs of each cache level with the source of each
 value (sysfs, CPUID, the x/sys/cpu constant of this build), the CPUs in
@@ -30,15 +30,15 @@ x/sys/cpu and the affinity mask still describe this machine.
 
 The -json schema is documented in package
 github.com/mglayout/mglayout/probe/host.`,
-		flags: func(fs *flag.FlagSet) func(*context, []string) error {
-			var out formatFlags
-			out.register(fs, "text", "json")
+		Flags: func(fs *flag.FlagSet) func(*cli.Context, []string) error {
+			var out cli.Format
+			out.Register(fs, "text", "json")
 			sysfs := fs.String("sysfs", "/sys", "read sysfs under `dir` (for testing with a copy of another machine's tree)")
-			return func(ctx *context, args []string) error {
+			return func(ctx *cli.Context, args []string) error {
 				if len(args) > 0 {
-					return usagef("cpu takes no arguments, got %q", args[0])
+					return cli.Usagef("cpu takes no arguments, got %q", args[0])
 				}
-				format, err := out.name()
+				format, err := out.Name()
 				if err != nil {
 					return err
 				}
@@ -48,7 +48,7 @@ github.com/mglayout/mglayout/probe/host.`,
 				// systems), which detection notes; a named one must exist.
 				if set["sysfs"] {
 					if st, err := os.Stat(*sysfs); err != nil || !st.IsDir() {
-						return usagef("-sysfs %s is not a directory (give the root of a sysfs tree, such as /sys)", *sysfs)
+						return cli.Usagef("-sysfs %s is not a directory (give the root of a sysfs tree, such as /sys)", *sysfs)
 					}
 				}
 				info, err := host.DetectFrom(*sysfs)
@@ -56,14 +56,9 @@ github.com/mglayout/mglayout/probe/host.`,
 					return fmt.Errorf("reading sysfs under %s: %v", *sysfs, err)
 				}
 				if format == "json" {
-					out, err := json.MarshalIndent(info, "", "  ")
-					if err != nil {
-						return err
-					}
-					_, err = fmt.Fprintf(ctx.stdout, "%s\n", out)
-					return err
+					return cli.WriteJSON(ctx.Stdout, info)
 				}
-				return host.WriteText(ctx.stdout, info)
+				return host.WriteText(ctx.Stdout, info)
 			}
 		},
 	})

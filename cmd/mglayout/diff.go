@@ -3,17 +3,18 @@ package main
 import (
 	"flag"
 
+	"github.com/mglayout/mglayout/internal/cli"
 	"github.com/mglayout/mglayout/layout/diff"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
 
 func init() {
-	register(&command{
-		name:  "diff",
-		args:  "OLD NEW",
-		short: "before/after verdict per path, line size and phase; exit 1 on any regression",
-		long: `Diff compares two layouts of the same data under the same access paths:
+	register(&cli.Command{
+		Name:  "diff",
+		Args:  "OLD NEW",
+		Short: "before/after verdict per path, line size and phase; exit 1 on any regression",
+		Long: `Diff compares two layouts of the same data under the same access paths:
 for every path present in both, every line size and every phase, the lines
 it touches, the 128-byte blocks it touches below 128 bytes, and the lines on
 which it takes part in false sharing. It explains the change the way a
@@ -28,35 +29,36 @@ compares T before and after, with the access paths of -paths.
 
 Exit status 1 if anything regresses at any line size: the CI gate for "this
 padding change does not hurt 64-byte platforms".`,
-		flags: diffFlags,
+		Flags: diffFlags,
 	})
 }
 
-func diffFlags(fs *flag.FlagSet) func(*context, []string) error {
-	var out outputFlags
-	out.register(fs)
-	var load loadFlags
-	load.register(fs)
-	return func(ctx *context, args []string) error {
-		if len(args) != 2 && len(load.cfg.ELF) == 0 {
-			return usagef("want two arguments, OLD and NEW (e.g. mglayout diff tk_core@v6.1 tk_core@v6.1+guohui)")
+func diffFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
+	var out cli.Layouts
+	out.Register(fs)
+	var load cli.Operands
+	load.Register(fs)
+	return func(ctx *cli.Context, args []string) error {
+		cfg := load.Config(ctx)
+		if len(args) != 2 && len(cfg.ELF) == 0 {
+			return cli.Usagef("want two arguments, OLD and NEW (e.g. mglayout diff tk_core@v6.1 tk_core@v6.1+guohui)")
 		}
-		lines, err := out.lineSizes()
+		lines, err := out.LineSizes()
 		if err != nil {
 			return err
 		}
-		format, err := out.formatName()
+		format, err := out.Format.Name()
 		if err != nil {
 			return err
 		}
 		var objs [2]*sharing.Object
-		if len(load.cfg.ELF) > 0 {
-			if objs, err = load.config(ctx).ELFPair(args); err != nil {
+		if len(cfg.ELF) > 0 {
+			if objs, err = cfg.ELFPair(args); err != nil {
 				return err
 			}
 		} else {
 			for i, arg := range args {
-				if objs[i], err = load.config(ctx).One(arg); err != nil {
+				if objs[i], err = cfg.One(arg); err != nil {
 					return err
 				}
 			}
@@ -65,27 +67,27 @@ func diffFlags(fs *flag.FlagSet) func(*context, []string) error {
 		for i, o := range objs {
 			a, err := sharing.Analyze([]*sharing.Object{o}, lines)
 			if err != nil {
-				return usagef("%s: %v", o.Layout.Name, err)
+				return cli.Usagef("%s: %v", o.Layout.Name, err)
 			}
 			sides[i] = &a.Objects[0]
 		}
 		r, err := diff.Compare(sides[0], sides[1], lines)
 		if err != nil {
-			return usagef("%v", err)
+			return cli.Usagef("%v", err)
 		}
 		switch format {
 		case "json":
-			err = render.DiffJSON(ctx.stdout, r)
+			err = render.DiffJSON(ctx.Stdout, r)
 		case "md":
-			err = render.DiffMarkdown(ctx.stdout, r)
+			err = render.DiffMarkdown(ctx.Stdout, r)
 		default:
-			err = render.DiffText(ctx.stdout, r)
+			err = render.DiffText(ctx.Stdout, r)
 		}
 		if err != nil {
 			return err
 		}
 		if r.Regressed() {
-			return errFinding
+			return cli.ErrFinding
 		}
 		return nil
 	}

@@ -2,23 +2,25 @@ package main
 
 import (
 	gocontext "context"
-	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"time"
 
+	"github.com/mglayout/mglayout/internal/cli"
+	"github.com/mglayout/mglayout/internal/operand"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 )
 
 func init() {
-	register(&command{
-		name:  "probe",
-		args:  "VARIANT [VARIANT ...] | -clock | -kernel",
-		short: "run the access paths of layouts as pinned workers and measure them",
-		long: `Probe runs the access paths of one or more layouts on this machine: each path
+	register(&cli.Command{
+		Name:  "probe",
+		Args:  "VARIANT [VARIANT ...] | -clock | -kernel",
+		Short: "run the access paths of layouts as pinned workers and measure them",
+		Long: `Probe runs the access paths of one or more layouts on this machine: each path
 as worker goroutines on locked OS threads pinned to CPUs of their own, over
 memory from mmap laid out exactly like the layout, at a chosen phase. For
 every path and variant it measures the path's completed iterations per
@@ -53,13 +55,13 @@ false sharing. Give both flags for both.
 
 Ctrl-C stops between runs and keeps the rounds measured. Needs 2 CPUs, and
 one more than the writers of a variant (-clock and -kernel need one).`,
-		flags: probeFlags,
+		Flags: probeFlags,
 	})
 }
 
-func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
-	var load loadFlags
-	load.register(fs)
+func probeFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
+	var load cli.Operands
+	load.Register(fs)
 	count := fs.Int("count", 10, "rounds; each runs every case once, in a new random order")
 	duration := fs.Duration("duration", 200*time.Millisecond, "length of one run")
 	phase := fs.Int64("phase", -1, "place every object this many bytes past a line boundary (default: each object's first reachable phase)")
@@ -69,76 +71,73 @@ func probeFlags(fs *flag.FlagSet) func(*context, []string) error {
 	cpus := fs.String("cpus", "", "CPUs to use, e.g. 0-3 (default: the affinity mask)")
 	measure := fs.String("measure", "", "comma-separated names of the paths to measure (default: all)")
 	writers := fs.String("writers", "", "comma-separated writing paths to run beside each measured path (default: every path that writes)")
-	var out formatFlags
-	out.register(fs, "text", "json")
+	var out cli.Format
+	out.Register(fs, "text", "json")
 	bench := fs.String("bench", "", "also write the samples in Go benchmark format to this file, for benchstat")
 	clock := fs.Bool("clock", false, "measure the cost of a fine and a coarse clock read on this host (no layouts)")
 	kernel := fs.Bool("kernel", false, "run the pipe workloads on the running kernel and show its nearest model's verdicts (no layouts)")
-	return func(ctx *context, args []string) error {
-		format, err := out.name()
+	return func(ctx *cli.Context, args []string) error {
+		format, err := out.Name()
 		if err != nil {
 			return err
 		}
 		if *clock || *kernel {
-			cpuList, err := parseCPUs(*cpus)
+			cpuList, err := cli.CPUs(*cpus)
 			if err != nil {
 				return err
 			}
 			return hostProbe{clock: *clock, kernel: *kernel, count: *count, duration: *duration, cpus: cpuList, json: format == "json"}.run(ctx, args)
 		}
 		if len(args) == 0 {
-			return usagef("name at least one layout to probe (e.g. mglayout probe tk_core@v6.1 tk_core@v6.1+guohui)")
+			return cli.Usagef("name at least one layout to probe (e.g. mglayout probe tk_core@v6.1 tk_core@v6.1+guohui)")
 		}
-		cpuList, err := parseCPUs(*cpus)
+		cpuList, err := cli.CPUs(*cpus)
 		if err != nil {
 			return err
 		}
 		if *bench != "" {
-			if err := writableFile(*bench); err != nil {
-				return usagef("-bench %s: %v (choose a file you can write)", *bench, err)
+			if err := cli.WritableFile(*bench); err != nil {
+				return cli.Usagef("-bench %s: %v (choose a file you can write)", *bench, err)
 			}
 		}
 		hostLine := host.NativeLine()
 		o := probe.Options{Line: hostLine, Phase: *phase, Duration: *duration, Count: *count, CPUs: cpuList,
-			Stress: *stress, Paths: splitList(*measure), Writers: splitList(*writers), HostLine: hostLine}
+			Stress: *stress, Paths: operand.SplitList(*measure), Writers: operand.SplitList(*writers), HostLine: hostLine}
 		if *emulate != 0 {
 			if err := o.EmulateLine(*emulate, *spacing); err != nil {
-				return usagef("%v", err)
+				return cli.Usagef("%v", err)
 			}
 		}
-		variants, err := load.config(ctx).Variants(args)
+		variants, err := load.Config(ctx).Variants(args)
 		if err != nil {
 			return err
 		}
 		run, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt)
 		defer stop()
-		last := ""
-		o.Progress = func(msg string) { last = progressPerRound(ctx, msg, last) }
+		o.Progress = ctx.RoundProgress()
 		r, err := probe.Run(run, variants, o)
 		if err != nil {
-			return usagef("%v", err)
+			return cli.Usagef("%v", err)
 		}
 		if r.Interrupted {
-			ctx.note(fmt.Sprintf("interrupted after %d complete rounds; showing those", r.Rounds))
+			ctx.Note(fmt.Sprintf("interrupted after %d complete rounds; showing those", r.Rounds))
 		}
 		if *bench != "" {
-			if err := writeFile(*bench, func(f *os.File) error { return probe.WriteBench(f, r, cpuConfig()) }); err != nil {
+			if err := cli.WriteFile(*bench, func(f io.Writer) error { return probe.WriteBench(f, r, cpuConfig()) }); err != nil {
 				return err
 			}
 		}
 		if format == "json" {
-			enc := json.NewEncoder(ctx.stdout)
-			enc.SetIndent("", "  ")
-			err = enc.Encode(r)
+			err = cli.WriteJSON(ctx.Stdout, r)
 		} else {
 			predicted, perr := probe.Predict(variants, o)
 			if perr != nil {
-				return usagef("%v", perr)
+				return cli.Usagef("%v", perr)
 			}
-			err = probe.WriteProbe(ctx.stdout, r, predicted)
+			err = probe.WriteProbe(ctx.Stdout, r, predicted)
 		}
 		if err == nil && r.Interrupted {
-			err = errInterrupted
+			err = cli.ErrInterrupted
 		}
 		return err
 	}

@@ -2,13 +2,13 @@ package main
 
 import (
 	gocontext "context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
 	"strings"
 	"time"
 
+	"github.com/mglayout/mglayout/internal/cli"
 	"github.com/mglayout/mglayout/internal/report"
 	"github.com/mglayout/mglayout/probe"
 )
@@ -29,54 +29,49 @@ type hostProbeJSON struct {
 	Kernel *probe.KernelResult `json:"kernel,omitempty"`
 }
 
-func (h hostProbe) run(ctx *context, args []string) error {
+func (h hostProbe) run(ctx *cli.Context, args []string) error {
 	if len(args) > 0 {
-		return usagef("-clock and -kernel measure this host, not layouts; drop %s or the flag", strings.Join(args, " "))
+		return cli.Usagef("-clock and -kernel measure this host, not layouts; drop %s or the flag", strings.Join(args, " "))
 	}
 	run, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt)
 	defer stop()
 	var out hostProbeJSON
-	last := ""
-	progress := func(msg string) { last = progressPerRound(ctx, msg, last) }
 	if h.clock {
-		r, err := probe.Clocks(run, probe.ClockOptions{Duration: h.duration, Count: h.count, CPUs: h.cpus, Progress: progress})
+		r, err := probe.Clocks(run, probe.ClockOptions{Duration: h.duration, Count: h.count, CPUs: h.cpus, Progress: ctx.RoundProgress()})
 		if err != nil {
-			return usagef("%v", err)
+			return cli.Usagef("%v", err)
 		}
 		if r.Interrupted {
-			ctx.note(fmt.Sprintf("clock reads interrupted after %d complete rounds; showing those", r.Rounds))
+			ctx.Note(fmt.Sprintf("clock reads interrupted after %d complete rounds; showing those", r.Rounds))
 		}
 		out.Clock = r
 	}
 	if h.kernel && run.Err() == nil {
-		last = ""
-		r, err := probe.Kernel(run, probe.KernelOptions{Duration: h.duration, Count: h.count, CPUs: h.cpus, Progress: progress})
+		r, err := probe.Kernel(run, probe.KernelOptions{Duration: h.duration, Count: h.count, CPUs: h.cpus, Progress: ctx.RoundProgress()})
 		if err != nil {
-			return usagef("%v", err)
+			return cli.Usagef("%v", err)
 		}
 		if r.Interrupted {
-			ctx.note(fmt.Sprintf("pipe workloads interrupted after %d complete rounds; showing those", r.Rounds))
+			ctx.Note(fmt.Sprintf("pipe workloads interrupted after %d complete rounds; showing those", r.Rounds))
 		}
 		out.Kernel = r
 	}
 	if h.json {
-		enc := json.NewEncoder(ctx.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return cli.WriteJSON(ctx.Stdout, out)
 	}
 	if out.Clock != nil {
-		if err := probe.WriteClocks(ctx.stdout, out.Clock); err != nil {
+		if err := probe.WriteClocks(ctx.Stdout, out.Clock); err != nil {
 			return err
 		}
 	}
 	if out.Kernel != nil {
 		if out.Clock != nil {
-			fmt.Fprintln(ctx.stdout)
+			fmt.Fprintln(ctx.Stdout)
 		}
-		if err := probe.WriteKernelFigures(ctx.stdout, out.Kernel); err != nil {
+		if err := probe.WriteKernelFigures(ctx.Stdout, out.Kernel); err != nil {
 			return err
 		}
-		return report.WriteKernelVerdicts(ctx.stdout, out.Kernel)
+		return report.WriteKernelVerdicts(ctx.Stdout, out.Kernel)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 
+	"github.com/mglayout/mglayout/internal/cli"
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/render"
@@ -11,11 +12,11 @@ import (
 )
 
 func init() {
-	register(&command{
-		name:  "suggest",
-		args:  "T",
-		short: "a cache-aware member order and padding for all line sizes and phases at once",
-		long: `Suggest searches for an order of a struct's members, and padding where it
+	register(&cli.Command{
+		Name:  "suggest",
+		Args:  "T",
+		Short: "a cache-aware member order and padding for all line sizes and phases at once",
+		Long: `Suggest searches for an order of a struct's members, and padding where it
 removes false sharing, that minimises what its access paths pay at every
 requested line size and every phase at once: the lines each path touches
 (and the 128-byte blocks below 128 bytes), weighted by the path's rate, and
@@ -28,30 +29,30 @@ alone unless -force is given, and reorders a struct type only where the
 object holds it once.
 
 T is a built-in model (tk_core@v6.1) or a Go type (import/path.T or ./dir.T).`,
-		flags: suggestFlags,
+		Flags: suggestFlags,
 	})
 }
 
-func suggestFlags(fs *flag.FlagSet) func(*context, []string) error {
-	var out outputFlags
-	out.register(fs)
-	var load loadFlags
-	load.register(fs)
+func suggestFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
+	var out cli.Layouts
+	out.Register(fs)
+	var load cli.Operands
+	load.Register(fs)
 	force := fs.Bool("force", false, "reorder structs marked structs.HostLayout too")
-	return func(ctx *context, args []string) error {
+	return func(ctx *cli.Context, args []string) error {
 		if len(args) != 1 {
-			return usagef("want one type or model (e.g. mglayout suggest tk_core@v6.1)")
+			return cli.Usagef("want one type or model (e.g. mglayout suggest tk_core@v6.1)")
 		}
-		lines, err := out.lineSizes()
+		lines, err := out.LineSizes()
 		if err != nil {
 			return err
 		}
-		if f, err := out.formatName(); err != nil {
+		if f, err := out.Format.Name(); err != nil {
 			return err
 		} else if f != "text" {
-			return usagef("suggest writes Go source and text only; drop -format %s", f)
+			return cli.Usagef("suggest writes Go source and text only; drop -format %s", f)
 		}
-		set, err := load.config(ctx).LoadOne(args[0])
+		set, err := load.Config(ctx).LoadOne(args[0])
 		if err != nil {
 			return err
 		}
@@ -64,18 +65,18 @@ func suggestFlags(fs *flag.FlagSet) func(*context, []string) error {
 			Force:  *force,
 		})
 		if err != nil {
-			return usagef("%v", err)
+			return cli.Usagef("%v", err)
 		}
 		var decls []suggest.Declaration
 		if files := set.Source[s]; files != nil {
 			if decls, err = suggest.Declarations(files, r); err != nil {
-				return usagef("%v", err)
+				return cli.Usagef("%v", err)
 			}
 		}
 		figures, err := r.Figures(lines, func(c *layout.Struct) func(int64) ([]int64, string) { return placement.For(c, declared).Func(c) })
 		if err != nil {
 			return err
 		}
-		return render.SuggestionText(ctx.stdout, r, decls, figures, lines)
+		return render.SuggestionText(ctx.Stdout, r, decls, figures, lines)
 	}
 }

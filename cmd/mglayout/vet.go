@@ -3,16 +3,18 @@ package main
 import (
 	"flag"
 
+	"github.com/mglayout/mglayout/internal/cli"
+	"github.com/mglayout/mglayout/internal/operand"
 	"github.com/mglayout/mglayout/internal/vet"
 	"github.com/mglayout/mglayout/layout/falsesharing"
 )
 
 func init() {
-	register(&command{
-		name:  "vet",
-		args:  "[packages]",
-		short: "the go vet analyzer (rules FS1-FS5) standalone, as text, JSON or SARIF",
-		long: `Vet runs the analyzer that go vet -vettool=$(which mglayout) runs, over the
+	register(&cli.Command{
+		Name:  "vet",
+		Args:  "[packages]",
+		Short: "the go vet analyzer (rules FS1-FS5) standalone, as text, JSON or SARIF",
+		Long: `Vet runs the analyzer that go vet -vettool=$(which mglayout) runs, over the
 packages (default "."), and prints its findings: array elements smaller than
 a line that different CPUs write (FS1), a hot member beside members used
 independently (FS2), padding that separates members only at some phases
@@ -30,13 +32,13 @@ prints the changes as a unified diff instead.
 
 Exit status 1 when there are findings (with -fix: findings it did not
 fix), 2 when a package does not load or type-check.`,
-		flags: vetFlags,
+		Flags: vetFlags,
 	})
 }
 
-func vetFlags(fs *flag.FlagSet) func(*context, []string) error {
-	var out formatFlags
-	out.register(fs, "text", "json", "sarif")
+func vetFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
+	var out cli.Format
+	out.Register(fs, "text", "json", "sarif")
 	tests := fs.Bool("test", false, "also check the packages' test files")
 	tags := fs.String("tags", "", "comma-separated build tags for loading the packages")
 	fix := fs.Bool("fix", false, "apply the first suggested fix of each finding to the files")
@@ -48,40 +50,40 @@ func vetFlags(fs *flag.FlagSet) func(*context, []string) error {
 		f.Value.Set(f.DefValue)
 		fs.Var(f.Value, falsesharing.Analyzer.Name+"."+f.Name, f.Usage)
 	})
-	return func(ctx *context, args []string) error {
-		format, err := out.name()
+	return func(ctx *cli.Context, args []string) error {
+		format, err := out.Name()
 		if err != nil {
 			return err
 		}
 		switch {
 		case *diff && !*fix:
-			return usagef("-diff shows what -fix would change: use -fix -diff")
+			return cli.Usagef("-diff shows what -fix would change: use -fix -diff")
 		case *fix && format != "text":
-			return usagef("-fix prints the findings it cannot fix as text: drop -format %s", format)
+			return cli.Usagef("-fix prints the findings it cannot fix as text: drop -format %s", format)
 		}
 		if len(args) == 0 {
 			args = []string{"."}
 		}
-		findings, err := vet.Run(args, *tests, splitList(*tags))
+		findings, err := vet.Run(args, *tests, operand.SplitList(*tags))
 		if err != nil {
-			return usagef("%v", err)
+			return cli.Usagef("%v", err)
 		}
 		left := len(findings)
 		switch {
 		case *fix:
-			left, err = vet.Fix(ctx.stdout, ctx.note, findings, *diff)
+			left, err = vet.Fix(ctx.Stdout, ctx.Note, findings, *diff)
 		case format == "json":
-			err = vet.WriteJSON(ctx.stdout, findings)
+			err = vet.WriteJSON(ctx.Stdout, findings)
 		case format == "sarif":
-			err = vet.WriteSARIF(ctx.stdout, findings)
+			err = vet.WriteSARIF(ctx.Stdout, findings)
 		default:
-			err = vet.WriteText(ctx.stdout, findings)
+			err = vet.WriteText(ctx.Stdout, findings)
 		}
 		if err != nil {
 			return err
 		}
 		if left > 0 {
-			return errFinding
+			return cli.ErrFinding
 		}
 		return nil
 	}

@@ -1,23 +1,25 @@
-package main
+package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
 
-// writableDir makes a directory if it is not there and checks that files
+// WritableDir makes a directory if it is not there and checks that files
 // can be written there: before a measurement, not after it.
-func writableDir(dir string) error {
+func WritableDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	return canCreateIn(dir)
 }
 
-// writableFile checks that a file can be written, before a measurement
+// WritableFile checks that a file can be written, before a measurement
 // fills it: the file itself where it exists, else its directory.
-func writableFile(name string) error {
+func WritableFile(name string) error {
 	if f, err := os.OpenFile(name, os.O_WRONLY, 0); err == nil {
 		return f.Close()
 	} else if !os.IsNotExist(err) {
@@ -43,16 +45,23 @@ func canCreateIn(dir string) error {
 	return os.Remove(f.Name())
 }
 
-// writeFile creates a file and writes it with write, naming the file in
+// WriteFile creates a file and writes it with write, naming the file in
 // any error.
-func writeFile(name string, write func(*os.File) error) error {
+func WriteFile(name string, write func(io.Writer) error) error {
 	f, err := os.Create(name)
 	if err != nil {
-		return usagef("%v", err)
+		return Usagef("%v", err)
 	}
 	if err := write(f); err != nil {
 		f.Close()
 		return fmt.Errorf("writing %s: %v", name, err)
 	}
 	return f.Close()
+}
+
+// WriteJSON writes v as indented JSON: the form of every -json document.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

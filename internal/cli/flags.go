@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"flag"
+	"strconv"
+	"strings"
+
+	"github.com/mglayout/mglayout/internal/operand"
+	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/probe/host"
+)
+
+// Layouts are the flags of the commands that print layouts: the line
+// sizes and the format (text, json, md).
+type Layouts struct {
+	lines  string
+	Format Format
+}
+
+// Register declares -lines, -format and -json on fs.
+func (f *Layouts) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.lines, "lines", "", "comma-separated line sizes in bytes (default 64, 128 and the host's)")
+	f.Format.Register(fs, "text", "json", "md")
+}
+
+// LineSizes returns the line sizes asked for.
+func (f *Layouts) LineSizes() ([]int64, error) { return LineSizes(f.lines) }
+
+// LineSizes parses a -lines value: the sizes it lists, or 64, 128 and
+// those the host reports when it is empty.
+func LineSizes(s string) ([]int64, error) {
+	if s == "" {
+		info, err := host.Detect()
+		if err != nil {
+			return []int64{64, 128}, nil
+		}
+		return host.DefaultLines(info), nil
+	}
+	lines, err := layout.ParseLineSizes(s)
+	if err != nil {
+		return nil, Usagef("-lines %s: %v", s, err)
+	}
+	return lines, nil
+}
+
+// Operands are the flags of the commands that read models, Go packages,
+// layout -json files or ELF files' DWARF: the operand.Config they fill.
+type Operands struct {
+	cfg operand.Config
+}
+
+// Register declares -arch, -type, -tags, -elf, -path and -paths on fs.
+func (f *Operands) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.cfg.Arch, "arch", "", "comma-separated GOARCHes to size Go types for, several at once (default the host's; kernel models: amd64)")
+	fs.StringVar(&f.cfg.Types, "type", "", "comma-separated struct types to use (T or import/path.T); default all")
+	fs.StringVar(&f.cfg.Tags, "tags", "", "comma-separated build tags for loading Go packages")
+	fs.Var(listFlag{&f.cfg.ELF}, "elf", "read C or Go structs from the DWARF of ELF `FILE` (an object, binary or vmlinux built with -g); repeatable: diff takes two, OLD and NEW")
+	fs.Var(listFlag{&f.cfg.PathSpecs}, "path", "an access path `SPEC` for the -elf struct, as in //mglayout:path ('NAME [cpus=N] [rate=N/s] OP=member,...'), or @FILE for a paths file; repeatable")
+	fs.StringVar(&f.cfg.PathsFile, "paths", "", "a paths `FILE` for -elf structs: [TypeName] sections of access paths and align/padded lines (see the README)")
+}
+
+// Config returns the operands' configuration, noting through ctx.
+func (f *Operands) Config(ctx *Context) *operand.Config {
+	c := f.cfg
+	c.Note = ctx.Note
+	return &c
+}
+
+// listFlag is a repeatable string flag.
+type listFlag struct{ list *[]string }
+
+func (l listFlag) String() string {
+	if l.list == nil {
+		return ""
+	}
+	return strings.Join(*l.list, " ")
+}
+
+func (l listFlag) Set(s string) error {
+	*l.list = append(*l.list, s)
+	return nil
+}
+
+// CPUs parses a -cpus list of CPUs and ranges (0,1 or 2-5), sorted.
+func CPUs(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	cpus, err := host.ParseCPUList(s)
+	if err != nil {
+		return nil, Usagef("-cpus %s: %v (use e.g. 0,1 or 2-5)", s, err)
+	}
+	return cpus, nil
+}
+
+// CPUOrder parses a -cpus list keeping its order and repeats (sweep's
+// writer comes first), where CPUs sorts ranges.
+func CPUOrder(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var cpus []int
+	for _, w := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(w))
+		if err != nil || n < 0 {
+			return nil, Usagef("-cpus %s: %q is not a CPU number (use e.g. 1,0: the writer's CPU, then the reader's)", s, w)
+		}
+		cpus = append(cpus, n)
+	}
+	return cpus, nil
+}
