@@ -124,5 +124,8 @@ same multiple and adds nothing when none is needed.`,
 	}
 )
 
-// Rules lists every rule, in ID order.
+//go:generate go run mkreadme.go
+
+// Rules lists every rule, in ID order; the README's section on them is
+// written from this list (go generate).
 var Rules = []*Rule{ShardStride, Neighbour, PhasePadding, ShortPadding, WholeLinePadding}
