@@ -93,9 +93,9 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 	hotT := m.Touches(hotObj, hot, false)
 	var writers []concurrency.Touch
 	for _, t := range hotT {
-		// A write made only once an error has occurred is no steady
-		// writer.
-		if t.Writes && t.OnlyConst == "" && !t.ErrOnly && !slowPath(t, hotObj, hot) {
+		// A write made only on an exceptional path (an error, a closed
+		// object, a wait) is no steady writer.
+		if t.Writes && t.OnlyConst == "" && !t.ExceptionalOnly && !slowPath(t, hotObj, hot) {
 			writers = append(writers, t)
 		}
 	}
@@ -119,8 +119,8 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 		if touchesHot(pt.Op, pt.Writes) || !pt.Writes && touchesHot(pt.Op, false) {
 			continue
 		}
-		if pt.Writes && pt.ErrOnly {
-			continue // written only once an error has occurred: no steady victim
+		if pt.Writes && pt.ExceptionalOnly {
+			continue // written only on an exceptional path: no steady victim
 		}
 		if slowPath(pt, o.owner(partner), partner) {
 			continue
@@ -192,7 +192,7 @@ func (c *checker) writtenSteadily(o object, a, b string) bool {
 	}
 	for _, member := range []string{a, b} {
 		for _, t := range m.Touches(o.owner(member), member, o.slice) {
-			if t.Writes && t.Op.Steady() && t.OnlyConst == "" && !t.ErrOnly {
+			if t.Writes && t.Op.Steady() && t.OnlyConst == "" && !t.ExceptionalOnly {
 				return true
 			}
 		}

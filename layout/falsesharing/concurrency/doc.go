@@ -23,7 +23,10 @@
 //     initialisation), or one handed over through a channel;
 //   - for an element of an array or slice, how its index is computed:
 //     per CPU, per goroutine or at random (a stripe), from a hash, a
-//     loop, a constant (and which), or unknown.
+//     loop, a constant (and which), or unknown;
+//   - whether it is made on an exceptional path: once an error has
+//     occurred, on a branch that returns a non-nil error or panics, once
+//     the object is closed, or beside a sync.Cond's Wait.
 //
 // An operation is on the steady-state path unless it is a constructor
 // (by name, or a method deriving a new value of its receiver's type), a
@@ -33,7 +36,8 @@
 // stores its arguments into package variables), a getter (a method of no
 // argument that writes nothing but the lock it reads under: Len,
 // HitCount), or a goroutine that runs on a timer (time.Ticker,
-// time.Sleep): those run now and then, and what they touch is not
-// contended. Names decide only that last question; who writes what is
+// time.Sleep), or the writer side (Lock) of a reader/writer lock whose
+// doc says writers are rare (reader-biased): those run now and then,
+// and what they touch is not contended. Names decide only that last question; who writes what is
 // read from the code.
 package concurrency

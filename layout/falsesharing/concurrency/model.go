@@ -54,11 +54,11 @@ type Access struct {
 	Kind   Kind
 	Atomic bool
 	// ConstStore is the constant a store writes ("true", "1"), or "".
-	ConstStore string
-	Locks      []Lock
-	Fresh      bool // on an object the operation allocated, before it is published
-	ErrPath    bool // made only once an error has occurred
-	Index      Index
+	ConstStore  string
+	Locks       []Lock
+	Fresh       bool // on an object the operation allocated, before it is published
+	Exceptional bool // made only on an exceptional path: after or on the way to an error, once the object is closed, or beside a blocking wait
+	Index       Index
 	// ConstIndex is the element's index when Index is Const.
 	ConstIndex string
 }
@@ -207,8 +207,8 @@ type Touch struct {
 	ConstIndexes []string
 	// OnlyConst is the one constant every write stores, or "".
 	OnlyConst string
-	// ErrOnly: every write is made only once an error has occurred.
-	ErrOnly bool
+	// ExceptionalOnly: every write is made on an exceptional path.
+	ExceptionalOnly bool
 
 	mixedIndexes bool // some element write has no constant index
 }
@@ -231,7 +231,7 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 			return
 		}
 		if !t.Writes {
-			t.ErrOnly = false
+			t.ExceptionalOnly = false
 		}
 		if t.Writes && !plain && len(consts) == 1 {
 			for c := range consts {
@@ -269,7 +269,7 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 			flush()
 		}
 		if t == nil {
-			t = &Touch{Op: oa.op, Locks: slices.Clone(a.Locks), ErrOnly: true}
+			t = &Touch{Op: oa.op, Locks: slices.Clone(a.Locks), ExceptionalOnly: true}
 			consts, plain = map[string]bool{}, false
 		} else {
 			t.Locks = intersect(t.Locks, a.Locks)
@@ -283,7 +283,7 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 		}
 		if kind.Writes() {
 			t.Writes = true
-			t.ErrOnly = t.ErrOnly && a.ErrPath
+			t.ExceptionalOnly = t.ExceptionalOnly && a.Exceptional
 			if kind == Update {
 				t.Updates = true
 			}

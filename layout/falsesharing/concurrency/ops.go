@@ -97,7 +97,7 @@ func (b *builder) model() *Model {
 					idx, constIdx = a.idx, a.constIdx
 				}
 				op.Accesses = append(op.Accesses, Access{Obj: cd.obj, Member: member, Kind: a.kind, Atomic: a.atomic,
-					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, ErrPath: a.errPath, Index: idx, ConstIndex: constIdx})
+					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, Exceptional: a.exceptional, Index: idx, ConstIndex: constIdx})
 			}
 		}
 		if op.Rare == "" && getter(fn, op.Accesses) {
@@ -241,6 +241,8 @@ func (b *builder) rare(fn *ssa.Function) string {
 		return ""
 	}
 	switch {
+	case b.writerOfReadBiased(fn):
+		return "the writer side of a lock whose doc says writers are rare"
 	case strings.HasPrefix(name, "New") || strings.HasPrefix(name, "new") || strings.HasPrefix(name, "GetOrCreate"), derives(fn):
 		return "a constructor"
 	case lifecycleName(exported(name)):
@@ -261,9 +263,18 @@ func (b *builder) rare(fn *ssa.Function) string {
 // ForEachScope.
 var scrapePrefixes = []string{"Write", "Collect", "Describe", "Dump", "Print", "Marshal", "ForEach", "Range"}
 
+// scrapeSuffixes end the names of methods that report the whole:
+// tally's CachedReport, a FlushReport.
+var scrapeSuffixes = []string{"Report"}
+
 func scrapeName(name string) bool {
 	for _, p := range scrapePrefixes {
 		if strings.HasPrefix(name, p) && len(name) > len(p) && isUpper(name[len(p)]) {
+			return true
+		}
+	}
+	for _, s := range scrapeSuffixes {
+		if strings.HasSuffix(name, s) && len(name) > len(s) {
 			return true
 		}
 	}
@@ -489,6 +500,12 @@ func timer(fn *ssa.Function) bool {
 // notConcurrentTypes returns the types whose doc comment says they are
 // not safe for concurrent use.
 func (b *builder) notConcurrentTypes() map[types.Object]bool {
+	return b.typesDocumented(saysNotConcurrent)
+}
+
+// typesDocumented returns the package's types whose doc comment says
+// what says looks for.
+func (b *builder) typesDocumented(says func(doc string) bool) map[types.Object]bool {
 	out := map[types.Object]bool{}
 	for _, file := range b.files {
 		for _, decl := range file.Decls {
@@ -502,7 +519,7 @@ func (b *builder) notConcurrentTypes() map[types.Object]bool {
 				if doc == nil && len(gen.Specs) == 1 {
 					doc = gen.Doc
 				}
-				if doc == nil || !saysNotConcurrent(doc.Text()) {
+				if doc == nil || !says(doc.Text()) {
 					continue
 				}
 				if obj := b.info.Defs[ts.Name]; obj != nil {
@@ -514,6 +531,8 @@ func (b *builder) notConcurrentTypes() map[types.Object]bool {
 	return out
 }
 
+// saysNotConcurrent reports whether a type's doc says one goroutine at a
+// time uses it.
 func saysNotConcurrent(doc string) bool {
 	d := strings.ToLower(strings.Join(strings.Fields(doc), " "))
 	for _, s := range []string{"not safe for concurrent", "not thread-safe", "not thread safe", "not goroutine-safe",
@@ -525,6 +544,50 @@ func saysNotConcurrent(doc string) bool {
 		}
 	}
 	return false
+}
+
+// saysWritesRare reports whether a lock type's doc says it is biased to
+// readers: that writers come now and then (xsync's RBMutex: "the vast
+// majority of locks are acquired by readers and write lock acquire
+// attempts are infrequent").
+func saysWritesRare(doc string) bool {
+	d := strings.ToLower(strings.Join(strings.Fields(doc), " "))
+	for _, s := range []string{"reader biased", "reader-biased", "read-biased", "read biased", "read-mostly",
+		"read mostly", "writes are rare", "writes are infrequent", "attempts are infrequent", "writers are rare"} {
+		if strings.Contains(d, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeLocks are the names of a reader/writer lock's writer side.
+var writeLocks = []string{"Lock", "TryLock", "Unlock"}
+
+// writerOfReadBiased reports whether fn is the writer side of a
+// reader/writer lock type (one with RLock too) whose doc says writers
+// are rare.
+func (b *builder) writerOfReadBiased(fn *ssa.Function) bool {
+	recv := fn.Signature.Recv()
+	if recv == nil || !slices.Contains(writeLocks, fn.Name()) {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := t.(*types.Named)
+	if !ok {
+		return false
+	}
+	if b.readBiased == nil {
+		b.readBiased = b.typesDocumented(saysWritesRare)
+	}
+	if !b.readBiased[named.Obj()] {
+		return false
+	}
+	ms := types.NewMethodSet(types.NewPointer(named))
+	return ms.Lookup(named.Obj().Pkg(), "RLock") != nil
 }
 
 // writesBytes reports whether a method takes a []byte first: an

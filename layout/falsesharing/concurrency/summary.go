@@ -15,11 +15,11 @@ import (
 // root, so that a caller can map it onto its own arguments.
 type acc struct {
 	chain
-	kind       Kind
-	atomic     bool
-	constStore string
-	locks      []Lock
-	errPath    bool // made only once an error has occurred
+	kind        Kind
+	atomic      bool
+	constStore  string
+	locks       []Lock
+	exceptional bool // made only on an exceptional path (exceptionalBlocks)
 }
 
 // key identifies an access for deduplication; objects are numbered by
@@ -42,7 +42,7 @@ func (a *acc) key(b *builder) string {
 		buf = append(buf, 'a')
 	}
 	buf = append(append(buf, 3), a.constStore...)
-	if a.errPath {
+	if a.exceptional {
 		buf = append(buf, 'e')
 	}
 	for _, l := range a.locks {
@@ -111,6 +111,9 @@ type builder struct {
 	// interest says which objects' accesses the model keeps; nil keeps
 	// all.
 	interest func(types.Object) bool
+	// readBiased holds the lock types whose doc says writers are rare,
+	// found when first asked.
+	readBiased map[types.Object]bool
 }
 
 // interesting keeps the candidates whose objects the model is asked
@@ -148,8 +151,8 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 	s := &summary{seen: map[string]bool{}}
 	b.sums[fn] = s
 	locks := b.locksTaken(fn)
-	errBlocks := errorBlocks(fn)
-	var inErr bool
+	exceptional := exceptionalBlocks(fn)
+	var inExceptional bool
 	var here *ssa.BasicBlock
 	var at int
 	emit := func(a acc) {
@@ -158,11 +161,11 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 				a.locks = append(a.locks, l.lock)
 			}
 		}
-		a.errPath = a.errPath || inErr
+		a.exceptional = a.exceptional || inExceptional
 		s.add(b, a)
 	}
 	for _, blk := range fn.Blocks {
-		inErr = errBlocks[blk]
+		inExceptional = exceptional[blk]
 		here = blk
 		for i, in := range blk.Instrs {
 			at = i
@@ -339,7 +342,7 @@ func (b *builder) inline(emit func(acc), fn, callee *ssa.Function, args, binding
 			continue
 		}
 		bc := b.resolve(fn, base)
-		m := acc{kind: a.kind, atomic: a.atomic, constStore: a.constStore, locks: slices.Clone(a.locks), errPath: a.errPath}
+		m := acc{kind: a.kind, atomic: a.atomic, constStore: a.constStore, locks: slices.Clone(a.locks), exceptional: a.exceptional}
 		m.tokens = append(slices.Clone(bc.tokens), a.tokens...)
 		m.cands = slices.Clone(bc.cands)
 		for _, cd := range a.cands {
@@ -403,54 +406,4 @@ func spawns(c *ssa.CallCommon) bool {
 		name = c.Method.Name()
 	}
 	return slices.Contains(spawners, name)
-}
-
-// errorBlocks returns the blocks of a function that run only once an
-// error has occurred: those dominated by the branch of if err != nil
-// (or the else of if err == nil) that only that test leads to.
-func errorBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
-	var heads []*ssa.BasicBlock
-	for _, blk := range fn.Blocks {
-		if len(blk.Instrs) == 0 || len(blk.Succs) != 2 {
-			continue
-		}
-		ifi, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		cond, ok := ifi.Cond.(*ssa.BinOp)
-		if !ok || !isErrNil(cond) {
-			continue
-		}
-		head := blk.Succs[0]
-		if cond.Op == token.EQL {
-			head = blk.Succs[1]
-		}
-		if len(head.Preds) == 1 {
-			heads = append(heads, head)
-		}
-	}
-	if len(heads) == 0 {
-		return nil
-	}
-	out := map[*ssa.BasicBlock]bool{}
-	for _, blk := range fn.Blocks {
-		for _, h := range heads {
-			if h.Dominates(blk) {
-				out[blk] = true
-			}
-		}
-	}
-	return out
-}
-
-// isErrNil reports whether a comparison is err != nil or err == nil for
-// a value of type error.
-func isErrNil(c *ssa.BinOp) bool {
-	if c.Op != token.NEQ && c.Op != token.EQL {
-		return false
-	}
-	isErr := func(v ssa.Value) bool { return types.Identical(v.Type(), types.Universe.Lookup("error").Type()) }
-	isNil := func(v ssa.Value) bool { k, ok := v.(*ssa.Const); return ok && k.IsNil() }
-	return isErr(c.X) && isNil(c.Y) || isErr(c.Y) && isNil(c.X)
 }
