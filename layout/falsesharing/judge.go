@@ -158,27 +158,7 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 // a member only under a lock, or the member is that lock: on its slow
 // path, now and then.
 func slowPath(t concurrency.Touch, obj types.Object, member string) bool {
-	locked := len(t.Locks) > 0 || slices.ContainsFunc(t.Op.Accesses, func(a concurrency.Access) bool {
-		return slices.ContainsFunc(a.Locks, func(l concurrency.Lock) bool { return l.Obj == obj && l.Member == member })
-	})
-	return locked && lockFree(t.Op)
-}
-
-// lockFree reports whether an operation writes atomically outside any
-// lock: its steady path is lock-free, and what it does under a lock is
-// its slow path (a bucket limit reached, a reader bias lost).
-func lockFree(op *concurrency.Op) bool {
-	return slices.ContainsFunc(op.Accesses, func(a concurrency.Access) bool {
-		return a.Atomic && a.Kind.Writes() && len(a.Locks) == 0 && !a.Fresh && !isLockAccess(op, a)
-	})
-}
-
-// isLockAccess reports whether an access is the taking of a lock that
-// the operation holds elsewhere.
-func isLockAccess(op *concurrency.Op, a concurrency.Access) bool {
-	return slices.ContainsFunc(op.Accesses, func(b concurrency.Access) bool {
-		return slices.ContainsFunc(b.Locks, func(l concurrency.Lock) bool { return l.Obj == a.Obj && l.Member == a.Member })
-	})
+	return (len(t.Locks) > 0 || t.Op.Holds(obj, member)) && t.Op.LockFree()
 }
 
 // writtenSteadily reports whether the steady state writes either of two

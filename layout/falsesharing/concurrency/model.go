@@ -73,10 +73,51 @@ type Op struct {
 	// steady-state path.
 	Rare     string
 	Accesses []Access
+
+	// held holds the locks held at any of the accesses, as lockKeys;
+	// lockFree caches LockFree: 0 unknown, 1 no, 2 yes.
+	held     map[lockKey]bool
+	lockFree int8
+}
+
+// lockKey is a lock whatever the mode it is held in.
+type lockKey struct {
+	obj    types.Object
+	member string
 }
 
 // Steady reports whether the operation runs on the steady-state path.
 func (op *Op) Steady() bool { return op.Rare == "" }
+
+// Holds reports whether the operation holds the lock that is member of
+// obj at any of its accesses.
+func (op *Op) Holds(obj types.Object, member string) bool {
+	if op.held == nil {
+		op.held = map[lockKey]bool{}
+		for _, a := range op.Accesses {
+			for _, l := range a.Locks {
+				op.held[lockKey{l.Obj, l.Member}] = true
+			}
+		}
+	}
+	return op.held[lockKey{obj, member}]
+}
+
+// LockFree reports whether the operation writes atomically outside any
+// lock, other than by taking a lock it holds elsewhere: its steady path
+// is lock-free, and what it does under a lock is its slow path (a bucket
+// limit reached, a reader bias lost).
+func (op *Op) LockFree() bool {
+	if op.lockFree == 0 {
+		op.lockFree = 1
+		if slices.ContainsFunc(op.Accesses, func(a Access) bool {
+			return a.Atomic && a.Kind.Writes() && len(a.Locks) == 0 && !a.Fresh && !op.Holds(a.Obj, a.Member)
+		}) {
+			op.lockFree = 2
+		}
+	}
+	return op.lockFree == 2
+}
 
 // Model is what a package's operations do to its struct types.
 type Model struct {
