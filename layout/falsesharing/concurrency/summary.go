@@ -23,9 +23,12 @@ type acc struct {
 }
 
 // key identifies an access for deduplication; objects are numbered by
-// the builder.
-func (a *acc) key(b *builder) string {
-	buf := make([]byte, 0, 64)
+// the builder. It is written into the builder's buffer, which the next
+// key reuses: most accesses are duplicates, whose keys need no string of
+// their own.
+func (a *acc) key(b *builder) []byte {
+	buf := b.keyBuf[:0]
+	defer func() { b.keyBuf = buf }()
 	for _, t := range a.tokens {
 		buf = append(buf, t...)
 		buf = append(buf, 0)
@@ -52,7 +55,7 @@ func (a *acc) key(b *builder) string {
 			buf = append(buf, 'r')
 		}
 	}
-	return string(buf)
+	return buf
 }
 
 // objID numbers the objects accesses name, for keys.
@@ -80,8 +83,8 @@ func (s *summary) add(b *builder, a acc) {
 	if len(s.accs) >= maxAccesses {
 		return
 	}
-	if k := a.key(b); !s.seen[k] {
-		s.seen[k] = true
+	if k := a.key(b); !s.seen[string(k)] {
+		s.seen[string(k)] = true
 		s.accs = append(s.accs, a)
 	}
 }
@@ -111,6 +114,8 @@ type builder struct {
 	// interest says which objects' accesses the model keeps; nil keeps
 	// all.
 	interest func(types.Object) bool
+	// keyBuf is the buffer of acc.key.
+	keyBuf []byte
 	// readBiased holds the lock types whose doc says writers are rare,
 	// found when first asked.
 	readBiased map[types.Object]bool
