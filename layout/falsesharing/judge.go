@@ -107,8 +107,13 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 		return verdict{}
 	}
 	isLock := c.isLock(o.typ, hot)
+	// An operation that reads the hot member only on an exceptional
+	// path (refreshing a cached copy of it) does not need its line on
+	// the steady one.
 	touchesHot := func(op *concurrency.Op, write bool) bool {
-		return slices.ContainsFunc(hotT, func(t concurrency.Touch) bool { return t.Op == op && (t.Writes || !write) })
+		return slices.ContainsFunc(hotT, func(t concurrency.Touch) bool {
+			return t.Op == op && (t.Writes || !write) && (t.Writes || !t.ExceptionalOnly)
+		})
 	}
 	best := verdict{}
 	partnerT := m.Touches(o.owner(partner), partner, false)
@@ -119,8 +124,8 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 		if touchesHot(pt.Op, pt.Writes) || !pt.Writes && touchesHot(pt.Op, false) {
 			continue
 		}
-		if pt.Writes && pt.ExceptionalOnly {
-			continue // written only on an exceptional path: no steady victim
+		if pt.ExceptionalOnly {
+			continue // used only on an exceptional path: no steady victim
 		}
 		if slowPath(pt, o.owner(partner), partner) {
 			continue

@@ -26,7 +26,8 @@
 //     loop, a constant (and which), or unknown;
 //   - whether it is made on an exceptional path: once an error has
 //     occurred, on a branch that returns a non-nil error or panics, once
-//     the object is closed, or beside a sync.Cond's Wait.
+//     the object is closed, beside a sync.Cond's Wait, or as the refresh
+//     of a cached copy kept in another member.
 //
 // An operation is on the steady-state path unless it is a constructor
 // (by name, or a method deriving a new value of its receiver's type), a

@@ -25,6 +25,10 @@ import (
 //     through its atomic type's Load;
 //   - the blocks that wait on a sync.Cond: a goroutine about to sleep
 //     pays for no cache miss that its wait does not dwarf.
+//
+// A load whose value is stored straight into another member of the same
+// object refreshes a cached copy (refreshesCopy) and is exceptional too,
+// wherever it is.
 func exceptionalBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
 	failing := failingBlocks(fn)
 	var heads []*ssa.BasicBlock

@@ -248,7 +248,8 @@ type Touch struct {
 	ConstIndexes []string
 	// OnlyConst is the one constant every write stores, or "".
 	OnlyConst string
-	// ExceptionalOnly: every write is made on an exceptional path.
+	// ExceptionalOnly: every write is made on an exceptional path; of a
+	// touch that only reads, every read.
 	ExceptionalOnly bool
 
 	mixedIndexes bool // some element write has no constant index
@@ -266,13 +267,13 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 	var out []Touch
 	var t *Touch
 	var consts map[string]bool
-	var plain bool
+	var plain, readsExceptional bool
 	flush := func() {
 		if t == nil {
 			return
 		}
 		if !t.Writes {
-			t.ExceptionalOnly = false
+			t.ExceptionalOnly = readsExceptional
 		}
 		if t.Writes && !plain && len(consts) == 1 {
 			for c := range consts {
@@ -311,7 +312,7 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 		}
 		if t == nil {
 			t = &Touch{Op: oa.op, Locks: slices.Clone(a.Locks), ExceptionalOnly: true}
-			consts, plain = map[string]bool{}, false
+			consts, plain, readsExceptional = map[string]bool{}, false, true
 		} else {
 			t.Locks = intersect(t.Locks, a.Locks)
 		}
@@ -321,6 +322,9 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 			}
 		} else if kind.Writes() && a.Index != NoIndex {
 			t.mixedIndexes = true
+		}
+		if !kind.Writes() {
+			readsExceptional = readsExceptional && a.Exceptional
 		}
 		if kind.Writes() {
 			t.Writes = true

@@ -160,13 +160,14 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 	var inExceptional bool
 	var here *ssa.BasicBlock
 	var at int
+	var refreshing bool
 	emit := func(a acc) {
 		for _, l := range locks {
 			if l.heldAt(here, at) && !slices.Contains(a.locks, l.lock) {
 				a.locks = append(a.locks, l.lock)
 			}
 		}
-		a.exceptional = a.exceptional || inExceptional
+		a.exceptional = a.exceptional || inExceptional || refreshing && a.kind == Load
 		s.add(b, a)
 	}
 	for _, blk := range fn.Blocks {
@@ -179,16 +180,41 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 				b.record(emit, fn, in.Addr, Store, false, constOf(in.Val))
 			case *ssa.UnOp:
 				if in.Op == token.MUL {
+					refreshing = refreshesCopy(in, in.X)
 					b.record(emit, fn, in.X, Load, false, "")
+					refreshing = false
 				}
 			case *ssa.Call:
+				if len(in.Call.Args) == 1 {
+					refreshing = refreshesCopy(in, in.Call.Args[0])
+				}
 				b.call(emit, fn, in.Common())
+				refreshing = false
 			case *ssa.Defer:
 				b.call(emit, fn, in.Common())
 			}
 		}
 	}
 	return s
+}
+
+// refreshesCopy reports whether a value loaded from a member is stored
+// into another member of the same object: a cached copy refreshed
+// (rigtorp's queues keep the other side's index so, and read the
+// original only when the copy runs out), which is an exceptional read.
+func refreshesCopy(v ssa.Value, addr ssa.Value) bool {
+	from, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Val == v {
+			if to, ok := st.Addr.(*ssa.FieldAddr); ok && to.X == from.X && to.Field != from.Field {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // record adds an access through an address, when it reaches a member of

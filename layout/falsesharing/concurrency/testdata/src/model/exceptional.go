@@ -74,3 +74,24 @@ func (l *RWPlain) Lock()  { l.writer.Lock() }
 
 // CachedReport reports the counts: a scrape.
 func (t *Table) CachedReport() int64 { return t.hits.Load() }
+
+// CachedRing keeps a cached copy of the consumer's index, as rigtorp's queues
+// do: the producer reads head itself only when the copy runs out.
+type CachedRing struct {
+	tail       atomic.Uint64
+	cachedHead uint64
+	head       atomic.Uint64
+}
+
+// Put refreshes its copy of head only when the ring looks full.
+func (r *CachedRing) Put() bool {
+	t := r.tail.Load()
+	if t-r.cachedHead == 8 {
+		r.cachedHead = r.head.Load()
+		if t-r.cachedHead == 8 {
+			return false
+		}
+	}
+	r.tail.Store(t + 1)
+	return true
+}
