@@ -48,11 +48,25 @@ type hot struct {
 	conc     *concurrency.Model
 	concErr  error
 	concDone bool
-	// spawns caches startsGoroutines: 0 unknown, 1 no, 2 yes.
-	spawns int8
+	// spawns caches startsGoroutines: 0 unknown, 1 no, 2 yes;
+	// elemAtomics caches atomicElements the same way.
+	spawns, elemAtomics int8
 	// atomicGlobals and hotSizes memoise atomicVars and inHotRun.
 	atomicGlobals map[*types.Var]bool
 	hotSizes      map[int64]bool
+}
+
+// atomicElements reports whether the package uses sync/atomic on
+// elements of slices or of arrays through pointers
+// (gosrc.AtomicElements): only then are tables of plain words checked.
+func (h *hot) atomicElements() bool {
+	if h.elemAtomics == 0 {
+		h.elemAtomics = 1
+		if gosrc.AtomicElements(h.pass.Files, h.pass.TypesInfo) {
+			h.elemAtomics = 2
+		}
+	}
+	return h.elemAtomics == 2
 }
 
 // startsGoroutines reports whether the package starts goroutines in a
@@ -182,8 +196,15 @@ func (h *hot) holdsHot(tn *types.TypeName) bool {
 	if hotType(elemOf(tn.Type())) && elemOf(tn.Type()) != tn.Type() {
 		return true
 	}
+	// A table of plain words in another allocation, where the package
+	// uses sync/atomic on such elements: cells []uint64, all
+	// [3]*[256]uint64.
+	wordTable := func(t types.Type) bool {
+		elem, ok := tableElem(t)
+		return ok && isWord(elem) && h.atomicElements()
+	}
 	for _, m := range h.memberVars(tn.Type()) {
-		if hotType(m.Type()) || hotType(elemOf(m.Type())) || ownTable(m.Type()) {
+		if hotType(m.Type()) || hotType(elemOf(m.Type())) || ownTable(m.Type()) || wordTable(m.Type()) {
 			return true
 		}
 		if d := h.dirs.Field(m); d != nil && d.Hot {

@@ -25,7 +25,8 @@ import "testing"
 // a read-mostly limit beside the counter), pool (sync.Pool's poolLocal:
 // clean), padding (FS3 for padding computed from a line boundary, FS5
 // for [L - s%L] with s%L == 0), tables (FS1 for a slice of shards and a
-// package-level shard array).
+// package-level shard array), words (FS1 for plain words in a slice or
+// in arrays a member points to, and their guards).
 func TestShapesAmd64(t *testing.T) {
 	runEach(t, "amd64", "", packagesUnder(t, "amd64"))
 }

@@ -85,11 +85,13 @@ func (c *checker) checkTables(arch string) error {
 }
 
 // checkSliceMembers checks the backing arrays of a struct type's slice
-// members (of an instance of a generic type, with its type arguments).
+// members, and the arrays its members point to (of an instance of a
+// generic type, with its type arguments).
 func (c *checker) checkSliceMembers(obj *types.TypeName, st *types.Struct, arch string) error {
 	for i := range st.NumFields() {
 		f := st.Field(i)
-		if _, ok := f.Type().Underlying().(*types.Slice); !ok {
+		_, isSlice := f.Type().Underlying().(*types.Slice)
+		if !isSlice && pointeeArray(f.Type()) == nil {
 			continue
 		}
 		if d := c.dirs.Field(f.Origin()); d != nil && (d.Ignore != "" || d.Cold) {
@@ -108,10 +110,15 @@ func (c *checker) checkTable(owner types.Object, v *types.Var, t types.Type, arc
 	place := func(s *layout.Struct, line int64) ([]int64, string) {
 		return s.Phases(line), "a slice's backing array, at any multiple of its elements' alignment"
 	}
+	pointee := pointeeArray(t)
 	switch u := t.Underlying().(type) {
 	case *types.Slice:
 		arr = types.NewArray(u.Elem(), shardElements)
 	case *types.Array:
+		if pointee != nil {
+			arr = pointedTo(pointee)
+			break
+		}
 		if _, isVar := owner.(*types.Var); !isVar {
 			return nil // arrays inside struct types are checked with the type
 		}
@@ -123,17 +130,32 @@ func (c *checker) checkTable(owner types.Object, v *types.Var, t types.Type, arc
 			}
 			return p.Phases, p.Reason
 		}
+	case *types.Pointer:
+		if pointee == nil {
+			return nil
+		}
+		arr = pointedTo(pointee)
 	default:
 		return nil
 	}
-	if _, ok := arr.Elem().Underlying().(*types.Struct); !ok && !concurrentElem(arr.Elem()) {
+	if pointee != nil {
+		place = func(s *layout.Struct, line int64) ([]int64, string) {
+			return s.Phases(line), "an array a member points to, at any multiple of its elements' alignment"
+		}
+	}
+	words := isWord(arr.Elem()) && c.hot.atomicElements()
+	if _, ok := arr.Elem().Underlying().(*types.Struct); !ok && !concurrentElem(arr.Elem()) && !words {
 		return nil
 	}
 	holder := types.NewStruct([]*types.Var{types.NewField(v.Pos(), c.pass.Pkg, v.Name(), arr, false)}, nil)
 	_, slice := t.Underlying().(*types.Slice)
+	slice = slice || pointee != nil
 	uses := c.elementUses(arr.Elem(), v.Name()+"[]")
 	if len(uses) == 0 {
 		uses = c.ownedShards(owner, v.Name(), arr.Elem())
+	}
+	if len(uses) == 0 && words {
+		uses = c.stripedWords(owner, v.Name())
 	}
 	return c.checkObject(object{tn: owner, typ: holder, name: v.Name(), uses: uses,
 		placement: place, pos: v.Pos(), slice: slice}, arch)
@@ -166,6 +188,57 @@ func (c *checker) ownedShards(owner types.Object, table string, elem types.Type)
 		}
 	}
 	return out
+}
+
+// stripedWords returns the table itself as its hot member when some
+// operation writes its words in elements chosen per CPU or goroutine:
+// cells []uint64 added to atomically at a random index.
+func (c *checker) stripedWords(owner types.Object, table string) []string {
+	m := c.model()
+	if m == nil || len(m.StripedWrites(owner, table+"[]")) == 0 {
+		return nil
+	}
+	return []string{table + "[]"}
+}
+
+// pointedTo is the array that stands for one a member points to, each
+// an allocation of its own like a slice's backing array: as many
+// elements as it has, up to shardElements.
+func pointedTo(a *types.Array) *types.Array {
+	return types.NewArray(a.Elem(), min(a.Len(), shardElements))
+}
+
+// pointeeArray returns the array a member of type t points to: of
+// *[N]T, or of each element of [K]*[N]T; nil for any other type.
+func pointeeArray(t types.Type) *types.Array {
+	if a, ok := t.Underlying().(*types.Array); ok {
+		t = a.Elem()
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		if a, ok := p.Elem().Underlying().(*types.Array); ok {
+			return a
+		}
+	}
+	return nil
+}
+
+// tableElem returns the element type of a table in another allocation
+// that a member of type t names: a slice's, or a pointed-to array's.
+func tableElem(t types.Type) (types.Type, bool) {
+	if s, ok := t.Underlying().(*types.Slice); ok {
+		return s.Elem(), true
+	}
+	if a := pointeeArray(t); a != nil {
+		return a.Elem(), true
+	}
+	return nil, false
+}
+
+// isWord reports whether t is an integer or pointer-sized word, as
+// sync/atomic's functions update.
+func isWord(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && (b.Info()&types.IsInteger != 0 || b.Kind() == types.UnsafePointer)
 }
 
 // concurrentElem reports whether array elements of type t are themselves

@@ -60,6 +60,38 @@ func AtomicUsesIn(calls iter.Seq[*ast.CallExpr], info *types.Info) map[*types.Ty
 	return uses
 }
 
+// AtomicElements reports whether the files use sync/atomic on an
+// element of a slice, or of an array reached through a pointer
+// (&cells[i], &slots[i] with slots a *[256]uint64): tables in other
+// allocations, which the syntax cannot tie to a member.
+func AtomicElements(files []*ast.File, info *types.Info) bool {
+	for _, f := range files {
+		if !slices.ContainsFunc(f.Imports, importsAtomic) {
+			continue
+		}
+		found := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if found || !ok || len(call.Args) == 0 || !isAtomicFunc(info, call.Fun) {
+				return !found
+			}
+			if addr, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr); ok {
+				if ix, ok := ast.Unparen(addr.X).(*ast.IndexExpr); ok {
+					switch info.TypeOf(ix.X).Underlying().(type) {
+					case *types.Slice, *types.Pointer:
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
 func importsAtomic(spec *ast.ImportSpec) bool {
 	path, err := strconv.Unquote(spec.Path.Value)
 	return err == nil && path == "sync/atomic"

@@ -475,3 +475,38 @@ func TestLoadDeclaredPaths(t *testing.T) {
 		t.Errorf("Ring ignored: %q", res.Ignored[ring])
 	}
 }
+
+// TestAtomicElements checks which atomics name elements of other
+// allocations: of a slice, or of an array through a pointer; an array
+// inside a struct is a member, named by AtomicUses.
+func TestAtomicElements(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want bool
+	}{
+		{"atomic.AddUint64(&s.cells[i], 1)", true},
+		{"slots := s.all[i&1]; atomic.AddUint64(&slots[i], 1)", true},
+		{"atomic.AddUint64(&s.inline[i], 1)", false},
+		{"atomic.AddUint64(s.p, 1)", false},
+		{"_ = s.cells[i]", false},
+	} {
+		c := typecheck(t, `package p
+
+import "sync/atomic"
+
+type S struct {
+	cells  []uint64
+	all    [2]*[8]uint64
+	inline [8]uint64
+	p      *uint64
+}
+
+var _ = atomic.AddUint64
+
+func (s *S) f(i int) { `+tc.body+` }
+`)
+		if got := AtomicElements(c.files, c.info); got != tc.want {
+			t.Errorf("%s: AtomicElements = %v, want %v", tc.body, got, tc.want)
+		}
+	}
+}

@@ -36,6 +36,10 @@ type chain struct {
 	idx      Index
 	constIdx string
 	idxParam int
+	// idxAt is the token idx indexes, -1 if none: an index before a
+	// candidate's member path is not how that member's elements are
+	// chosen (counts[n%2].buckets[i] for the type of counts' elements).
+	idxAt int
 }
 
 type cand struct {
@@ -55,6 +59,22 @@ func path(tokens []string) string {
 	return sb.String()
 }
 
+// loadsArrayPointer reports whether v is a pointer to an array loaded
+// from memory (a member *[256]uint64), as opposed to the address of an
+// array inside the object.
+func loadsArrayPointer(v ssa.Value) bool {
+	u, ok := v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return false
+	}
+	p, ok := coreType(u.Type()).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, isArray := coreType(p.Elem()).(*types.Array)
+	return isArray
+}
+
 // resolve walks an address (or a value projected from a struct) up to
 // its root.
 func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
@@ -66,6 +86,8 @@ func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
 	var cands []revCand
 	var idx Index
 	var idxVal ssa.Value
+	var frozen bool
+	idxRev := -1
 	addCand := func(t types.Type) {
 		if obj := b.structObj(t); obj != nil {
 			cands = append(cands, revCand{obj, len(rev)})
@@ -92,20 +114,30 @@ func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
 			v = x.X
 		case *ssa.IndexAddr:
 			tok := "[]"
-			if _, isSlice := coreType(x.X.Type()).(*types.Slice); isSlice {
+			_, isSlice := coreType(x.X.Type()).(*types.Slice)
+			pointee := loadsArrayPointer(x.X)
+			if isSlice || pointee {
 				tok = "[*]"
 			}
 			rev = append(rev, tok)
-			idx, idxVal = b.classify(x.Index, 0), x.Index
+			if !frozen {
+				idx, idxVal, idxRev = b.classify(x.Index, 0), x.Index, len(rev)-1
+			}
+			// An array that a member points to is a table of its own:
+			// its index is the one that says who writes which element
+			// (all[k][rand]: the random one).
+			frozen = frozen || pointee
 			v = x.X
 		case *ssa.Index:
 			rev = append(rev, "[]")
-			idx, idxVal = b.classify(x.Index, 0), x.Index
+			if !frozen {
+				idx, idxVal, idxRev = b.classify(x.Index, 0), x.Index, len(rev)-1
+			}
 			v = x.X
 		case *ssa.UnOp:
 			// A slice member's header is loaded before its elements
 			// are indexed: t.shards[i] goes through *(&t.shards).
-			if _, isSlice := coreType(x.Type()).(*types.Slice); x.Op == token.MUL && isSlice {
+			if _, isSlice := coreType(x.Type()).(*types.Slice); x.Op == token.MUL && (isSlice || loadsArrayPointer(x)) {
 				v = x.X
 				continue
 			}
@@ -117,7 +149,7 @@ func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
 		}
 	}
 done:
-	c := chain{idx: idx, idxParam: -1}
+	c := chain{idx: idx, idxParam: -1, idxAt: -1}
 	for {
 		conv, ok := idxVal.(*ssa.Convert)
 		if !ok {
@@ -132,6 +164,9 @@ done:
 		c.idxParam = slices.Index(fn.Params, iv)
 	}
 	n := len(rev)
+	if idxRev >= 0 {
+		c.idxAt = n - 1 - idxRev
+	}
 	for i := range rev {
 		c.tokens = append(c.tokens, rev[n-1-i])
 	}

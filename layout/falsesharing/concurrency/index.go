@@ -38,12 +38,7 @@ func (b *builder) classifyOnce(v ssa.Value, depth int) Index {
 			return b.callIndex(call.Common(), depth)
 		}
 	case *ssa.BinOp:
-		if x.Op == token.SHR {
-			// The high bits of a counter stay the same for long runs
-			// (a hot/cold switch): no stripe.
-			return Unknown
-		}
-		return max(b.classify(x.X, depth+1), b.classify(x.Y, depth+1))
+		return binOpIndex(x, func(v ssa.Value) Index { return b.classify(v, depth+1) })
 	case *ssa.Convert:
 		return b.classify(x.X, depth+1)
 	case *ssa.ChangeType:
@@ -80,6 +75,74 @@ func (b *builder) classifyOnce(v ssa.Value, depth int) Index {
 	return Unknown
 }
 
+// binOpIndex classifies arithmetic on indexes, whose operands operand
+// classifies: the strongest operand wins, but for the high bits of a
+// counter and for an index scaled by a constant.
+func binOpIndex(x *ssa.BinOp, operand func(ssa.Value) Index) Index {
+	if x.Op == token.SHR || x.Op == token.QUO && isConst(x.Y) {
+		// The high bits of a counter stay the same for long runs
+		// (a hot/cold switch): no stripe.
+		return Unknown
+	}
+	if (x.Op == token.MUL || x.Op == token.SHL) && (isConst(x.X) || isConst(x.Y)) {
+		// An index scaled by a constant spaces the elements it picks
+		// (LSCQ's remap of consecutive tickets to different lines):
+		// whether they still share lines is the spacing's question,
+		// not the index's.
+		return Unknown
+	}
+	return max(operand(x.X), operand(x.Y))
+}
+
+// returnedIndex classifies the index an in-package helper returns (one
+// return of one result), its parameters standing for what the call
+// passes: slot(t) of a ticket t is what slot makes of a ticket.
+func (b *builder) returnedIndex(f *ssa.Function, c *ssa.CallCommon, depth int) (Index, bool) {
+	var ret ssa.Value
+	for _, blk := range f.Blocks {
+		if r, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok {
+			if ret != nil || len(r.Results) != 1 {
+				return 0, false
+			}
+			ret = r.Results[0]
+		}
+	}
+	if ret == nil {
+		return 0, false
+	}
+	args := map[*ssa.Parameter]Index{}
+	for i, p := range f.Params {
+		if i < len(c.Args) {
+			args[p] = b.classify(c.Args[i], depth+1)
+		}
+	}
+	var expr func(v ssa.Value, depth int) Index
+	expr = func(v ssa.Value, depth int) Index {
+		if depth > 12 {
+			return Unknown
+		}
+		switch x := v.(type) {
+		case *ssa.Parameter:
+			if k, ok := args[x]; ok {
+				return k
+			}
+		case *ssa.BinOp:
+			return binOpIndex(x, func(v ssa.Value) Index { return expr(v, depth+1) })
+		case *ssa.Convert:
+			return expr(x.X, depth+1)
+		case *ssa.ChangeType:
+			return expr(x.X, depth+1)
+		}
+		return b.classify(v, depth)
+	}
+	return expr(ret, depth+1), true
+}
+
+func isConst(v ssa.Value) bool {
+	_, ok := v.(*ssa.Const)
+	return ok
+}
+
 // callIndex classifies a call's result used as an index.
 func (b *builder) callIndex(c *ssa.CallCommon, depth int) Index {
 	name := ""
@@ -100,7 +163,12 @@ func (b *builder) callIndex(c *ssa.CallCommon, depth int) Index {
 		return k
 	}
 	// A helper of the package that computes the index from its
-	// arguments: look at what it is given.
+	// arguments: what it makes of them, or else what it is given.
+	if f := c.StaticCallee(); f != nil && f.Pkg == b.pkg && len(f.Blocks) > 0 {
+		if k, ok := b.returnedIndex(f, c, depth); ok {
+			return k
+		}
+	}
 	out := Unknown
 	for _, a := range c.Args {
 		if k := b.classify(a, depth+1); k == Hash || k == Stripe {

@@ -95,6 +95,12 @@ func (b *builder) model() *Model {
 				idx, constIdx := NoIndex, ""
 				if strings.Contains(member, "[") {
 					idx, constIdx = a.idx, a.constIdx
+					if a.idxAt < cd.start {
+						// The index chose an element outside the member:
+						// how the member's own elements are chosen is
+						// not known.
+						idx, constIdx = Unknown, ""
+					}
 				}
 				op.Accesses = append(op.Accesses, Access{Obj: cd.obj, Member: member, Kind: a.kind, Atomic: a.atomic,
 					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, Exceptional: a.exceptional, Index: idx, ConstIndex: constIdx})

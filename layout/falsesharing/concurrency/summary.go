@@ -40,6 +40,7 @@ func (a *acc) key(b *builder) []byte {
 	buf = append(buf, 2, byte(a.root), byte(a.idx), byte(a.kind))
 	buf = append(append(buf, a.constIdx...), 0)
 	buf = strconv.AppendInt(buf, int64(a.idxParam), 10)
+	buf = strconv.AppendInt(append(buf, ' '), int64(a.idxAt), 10)
 	buf = strconv.AppendInt(buf, int64(a.index), 10)
 	if a.atomic {
 		buf = append(buf, 'a')
@@ -382,9 +383,12 @@ func (b *builder) inline(emit func(acc), fn, callee *ssa.Function, args, binding
 		m.root, m.index = bc.root, bc.index
 		// The outermost index is the base's, unless the base indexes
 		// only its root (shards[0] of a parameter), before any member.
-		m.idx, m.constIdx, m.idxParam = bc.idx, bc.constIdx, bc.idxParam
+		m.idx, m.constIdx, m.idxParam, m.idxAt = bc.idx, bc.constIdx, bc.idxParam, bc.idxAt
 		if m.idx == NoIndex || !indexesMember(bc) {
-			m.idx, m.constIdx, m.idxParam = a.idx, a.constIdx, -1
+			m.idx, m.constIdx, m.idxParam, m.idxAt = a.idx, a.constIdx, -1, -1
+			if a.idxAt >= 0 {
+				m.idxAt = a.idxAt + len(bc.tokens)
+			}
 			// An index the callee takes as a parameter is what the
 			// caller passes: a constant here (lock(processing)).
 			if a.idxParam >= 0 && a.idxParam < len(args) {

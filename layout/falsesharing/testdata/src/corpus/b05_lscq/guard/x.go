@@ -2,7 +2,9 @@
 // LSCQ as added in 585986c1961bbfc26040b2c10159b3f359157858: head and
 // tail pointers, and the SCQ's head, tail and threshold counters, are
 // separated by pads of unsafe.Sizeof(cpu.CacheLinePad{}) minus the member,
-// a whole line apart on both GOARCHes: clean on both.
+// a whole line apart on both GOARCHes, and consecutive tickets are spread
+// over the ring's lines (LSCQ's cacheRemap16Byte), so that neighbouring
+// producers store into different lines: clean on both.
 package guard
 
 import (
@@ -44,12 +46,21 @@ func NewUint64() *Uint64Queue {
 	return &Uint64Queue{head: q, tail: q}
 }
 
+// slot spreads consecutive tickets over the ring's lines: ticket t goes
+// to line t%lines, at position t/lines in it.
+func slot(t uint64) uint64 {
+	const perLine = uint64(cacheLineSize / 8)
+	const lines = scqsize / perLine
+	i := t % scqsize
+	return (i%lines)*perLine + i/lines
+}
+
 func (q *uint64SCQ) enqueue(v uint64) bool {
 	t := atomic.AddUint64(&q.tail, 1) - 1
 	if t-atomic.LoadUint64(&q.head) >= scqsize {
 		return false
 	}
-	atomic.StoreUint64(&q.ring[t%scqsize], v)
+	atomic.StoreUint64(&q.ring[slot(t)], v)
 	atomic.StoreInt64(&q.threshold, 2*scqsize-1)
 	return true
 }
@@ -63,7 +74,7 @@ func (q *uint64SCQ) dequeue() (uint64, bool) {
 		atomic.AddInt64(&q.threshold, -1)
 		return 0, false
 	}
-	return atomic.SwapUint64(&q.ring[h%scqsize], 0), true
+	return atomic.SwapUint64(&q.ring[slot(h)], 0), true
 }
 
 // Enqueue appends v at the tail.
