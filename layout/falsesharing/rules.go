@@ -27,9 +27,10 @@ var (
 		Summary: "array elements smaller than a line hold members that different CPUs write",
 		Doc: `An array, a slice or an array that a member points to (a per-shard,
 per-CPU table) whose elements hold atomics, locks or words updated through
-sync/atomic is indexed so that each CPU writes its own element. When an element is smaller than a cache line, neighbouring elements
-share lines, and every write by one CPU takes the line away from the others:
-false sharing between shards. The fix pads each element to a whole line, at
+sync/atomic is indexed so that each CPU writes its own element. When an
+element is smaller than a cache line, neighbouring elements share lines, and
+every write by one CPU takes the line away from the others: false sharing
+between shards. The fix pads each element to a whole line, at
 the largest line size of the GOARCHes checked.`,
 		Bad: `type counters struct {
 	shards [8]struct{ n atomic.Int64 } // 8 elements per 64-byte line
