@@ -280,3 +280,34 @@ func TestCallbacks(t *testing.T) {
 	}
 	t.Fatal("no operation (*Shard).Delete")
 }
+
+// TestTestsAreNoOperations checks that functions of _test.go files,
+// loaded with the package as go vet loads its test variant, are no
+// operations: a test runs in the test binary, not beside the package's
+// users.
+func TestTestsAreNoOperations(t *testing.T) {
+	dir, _ := filepath.Abs("testdata")
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: true, Dir: filepath.Join(dir, "src", "withtests"),
+		Env: append(envWithout("GOPATH", "GO111MODULE", "GOFLAGS"), "GOPATH="+dir, "GO111MODULE=off", "GOFLAGS=")}
+	pkgs, err := packages.Load(cfg, "withtests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p *packages.Package
+	for _, q := range pkgs {
+		if len(q.Syntax) == 2 {
+			p = q // the package with its in-package tests
+		}
+	}
+	if p == nil || len(p.Errors) > 0 {
+		t.Fatalf("load withtests with its tests: %v", pkgs)
+	}
+	m, err := concurrency.Build(p.Fset, p.Types, p.Syntax, p.TypesInfo, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := dump(m)
+	if !strings.Contains(got, "op (*Stats).Add: steady") || strings.Contains(got, "TestLimit") {
+		t.Errorf("want (*Stats).Add and no TestLimit among the operations:\n%s", got)
+	}
+}

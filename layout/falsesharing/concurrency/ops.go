@@ -70,6 +70,11 @@ func (b *builder) model() *Model {
 		}
 	}
 	for _, fn := range funcs {
+		// Tests, benchmarks and their helpers run in the test binary,
+		// not beside the package's users.
+		if b.inTestFile(fn) {
+			continue
+		}
 		exported := false
 		if obj := fn.Object(); obj != nil && fn.Parent() == nil {
 			exported = obj.Exported()
@@ -116,6 +121,19 @@ func (b *builder) model() *Model {
 	}
 	m.index()
 	return m
+}
+
+// inTestFile reports whether a function, or the function it is a
+// literal in, is declared in a _test.go file.
+func (b *builder) inTestFile(fn *ssa.Function) bool {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	pos := fn.Pos()
+	if !pos.IsValid() {
+		return false
+	}
+	return strings.HasSuffix(fn.Prog.Fset.Position(pos).Filename, "_test.go")
 }
 
 // opAccesses returns what an operation's function does. A goroutine
