@@ -8,6 +8,7 @@ import (
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/falsesharing/concurrency"
+	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
 
@@ -27,17 +28,26 @@ func (c *checker) checkExposed(o object, s *layout.Struct, arch string, cs *shar
 	element := c.elementTypes()[o.tn]
 	top := s.Members(-1)
 	leading, trailing := linePadField(&s.Fields[top[0]]), linePadField(&s.Fields[top[len(top)-1]])
+	head := leadingRun(s)
+	stride, _ := placement.Stride(s)
 	for _, m := range members {
 		for _, l := range cs.Lines {
 			if !l.Exposed() || !slices.ContainsFunc(l.Members, func(leaf string) bool { return concurrency.Within(leaf, m) }) {
 				continue
 			}
 			var before, after bool
+			var previous []string // members of the object before
 			if element {
 				before = !onlyPadding(s, s.Size-l.ExposedBefore, s.Size)
 				after = !onlyPadding(s, 0, l.ExposedAfter)
 			} else {
-				before = leading && l.ExposedBefore > 0
+				// Before a head run, the previous object of the size
+				// class is taken to be of the type: its members there
+				// are the ones the run was padded against.
+				if slices.Contains(head, m) && stride > 0 && l.ExposedBefore > 0 && c.steadyHead(o, m) {
+					previous = c.steadilyUsed(o, s, stride-l.ExposedBefore, stride)
+				}
+				before = (leading || len(previous) > 0) && l.ExposedBefore > 0
 				after = trailing && l.ExposedAfter > 0
 			}
 			if !before && !after {
@@ -50,6 +60,9 @@ func (c *checker) checkExposed(o object, s *layout.Struct, arch string, cs *shar
 				tier = Likely
 			}
 			f := finding{rule: PhasePadding, key: "exposed|" + m, a: m, b: m, hot: m, tier: tier, exposed: true}
+			if len(previous) > 0 && !leading && !after {
+				f.previous = &previousObject{stride, previous}
+			}
 			c.add(o.tn, s, arch, cs, oa, f, "", "")
 			break
 		}
@@ -90,6 +103,60 @@ func (c *checker) exposable(o object, s *layout.Struct) []string {
 	return out
 }
 
+// leadingRun returns the members before a struct's first cache-line
+// pad when that pad ends on a line boundary: the pad gives them the
+// object's first line, which is theirs alone only if the object starts
+// on one, so the previous object is a neighbour they were padded
+// against (uber-go/ratelimit's state pointer before its [56]byte pad,
+// to which a later commit added the pad before).
+func leadingRun(s *layout.Struct) []string {
+	var run []string
+	for _, fi := range s.Members(-1) {
+		f := &s.Fields[fi]
+		if linePadField(f) {
+			if f.End()%minLinePad != 0 {
+				return nil
+			}
+			return run
+		}
+		run = append(run, f.Path)
+	}
+	return nil
+}
+
+// steadyHead reports whether a member of the head run is an atomic
+// the steady state writes: the previous object matters to the members
+// its padding was for, not to a lock taken now and then.
+func (c *checker) steadyHead(o object, member string) bool {
+	return c.atomicMember(o.tn, member) && c.writtenSteadily(o, member, member)
+}
+
+// atomicMember reports whether a member of a struct type is written
+// atomically: of an atomic type, or through sync/atomic.
+func (c *checker) atomicMember(tn types.Object, member string) bool {
+	v := c.hot.memberVars(tn.Type())[member]
+	return slices.Contains(c.hot.hotMembers(tn), member) || v != nil && concurrentElem(v.Type()) && !isMutex(v.Type())
+}
+
+// steadilyUsed returns the members of a layout in the bytes [off, end)
+// that the steady state reads or writes; without a model, all of them.
+func (c *checker) steadilyUsed(o object, s *layout.Struct, off, end int64) []string {
+	m := c.model()
+	var used []string
+	for _, i := range s.Members(-1) {
+		f := &s.Fields[i]
+		if f.Offset >= end || f.End() <= off || isPadding(f) {
+			continue
+		}
+		if m == nil || slices.ContainsFunc(m.Touches(o.owner(f.Path), f.Path, o.slice), func(t concurrency.Touch) bool {
+			return t.Op.Steady() && !t.ExceptionalOnly
+		}) {
+			used = append(used, f.Path)
+		}
+	}
+	return used
+}
+
 // linePadField reports whether a member of a layout is cache-line
 // padding (linePad, on the layout).
 func linePadField(f *layout.Field) bool {
@@ -127,6 +194,10 @@ func (c *checker) classifyExposed(f *finding) *Rule {
 
 // exposedMessage words an exposed member's finding.
 func (f *finding) exposedMessage(line int64) string {
+	if p := f.previous; p != nil {
+		return fmt.Sprintf("the padding after %s leaves it on a line with the object before: %s of the allocator's %d-byte size class starts mid-line (%s), and the object before it, another %s there, has %s on %s's line; pad before %s too",
+			f.hot, article(f.tn.Name()), p.stride, f.whereText(), f.tn.Name(), joinWords(p.members), f.hot, f.hot)
+	}
 	if f.rule == ShortPadding {
 		return fmt.Sprintf("the padding beside %s is sized for a smaller line: the neighbouring object or element shares %s's line (%s); pad for %d bytes or use golang.org/x/sys/cpu.CacheLinePad",
 			f.hot, f.hot, f.whereText(), line)

@@ -35,8 +35,11 @@ type finding struct {
 	// exposed is set for a hot member beside cache-line padding whose
 	// line holds memory outside the object.
 	exposed bool
-	tier    Tier         // the strongest evidence of any partner
-	tn      types.Object // the type, or the variable of a package-level array
+	// previous is set for an exposure through the head run alone
+	// (leadingRun): to the previous object, which no edge pad names.
+	previous *previousObject
+	tier     Tier         // the strongest evidence of any partner
+	tn       types.Object // the type, or the variable of a package-level array
 	// where: per GOARCH and line size, the phases at which the members
 	// share a line, all phases, and why the object starts there.
 	where   map[archLine]*phases
@@ -44,6 +47,14 @@ type finding struct {
 	// pos, when set, is where to report instead of the member: the field
 	// of a slice or the variable of an array the object stands for.
 	pos token.Pos
+}
+
+// previousObject is the object before a heap object of the same size
+// class, taken to be of its type: the stride apart, and its members on
+// the first line of the head run.
+type previousObject struct {
+	stride  int64
+	members []string
 }
 
 type partner struct {
@@ -105,8 +116,24 @@ func (c *checker) add(tn types.Object, s *layout.Struct, arch string, cs *sharin
 // report classifies and reports every finding with enough evidence,
 // in the order found.
 func (c *checker) report() {
+	// A member with a pair finding gets no finding of its own for the
+	// previous object on its line: one finding per hot member, and the
+	// pair's fix pads against that object too (withHeadPad).
+	type member struct {
+		tn   types.Object
+		name string
+	}
+	paired := map[member]bool{}
+	for _, f := range c.found {
+		if !f.exposed && f.tier >= c.cfg.tier {
+			paired[member{f.tn, f.a}], paired[member{f.tn, f.b}] = true, true
+		}
+	}
 	for _, key := range c.order {
 		f := c.found[key]
+		if f.previous != nil && paired[member{f.tn, f.hot}] {
+			continue
+		}
 		if f.paddedToLine && f.somePhases() {
 			// The padding was sized right; whether the table starts
 			// where its elements meet is the allocator's to say, and
@@ -291,6 +318,7 @@ func (c *checker) reportFinding(f *finding) {
 	case f.exposed:
 		d.Pos = at(f.hot)
 		d.Message = f.exposedMessage(line)
+		d.SuggestedFixes = c.headPadFix(f, s, line)
 	case f.rule == ShardStride:
 		arr := s.Field(f.a)
 		elem := arr.Size / max(arr.Len, 1)

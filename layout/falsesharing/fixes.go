@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/placement"
 )
 
 // fieldOf finds the syntax of a member's declaration.
@@ -41,7 +42,8 @@ func (c *checker) insertPadFix(f *finding, s *layout.Struct, line int64) []analy
 	prevEnd := precedingEnd(s, fb)
 	n := roundUp(separated(fa, line, f.granule()), max(fb.Align, 1)) - prevEnd
 	text := fmt.Sprintf("_ [%d]byte // keeps %s and %s on separate %d-byte lines\n", n, f.a, f.b, line)
-	return c.insertBefore(field, text, fmt.Sprintf("Insert %d bytes of padding before %s", n, f.b))
+	fixes := c.insertBefore(field, text, fmt.Sprintf("Insert %d bytes of padding before %s", n, f.b))
+	return c.withHeadPad(fixes, f, s, fb, line)
 }
 
 // separated is the smallest offset at which a member after fa shares no
@@ -73,6 +75,77 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
+// headPad is the padding that members before a new or grown line pad
+// then need against the previous object (checkExposed's head run):
+// enough, before the object's first member, that their line starts
+// inside the object wherever its alignment lets it start. It is wanted
+// when the hot member is in that run and the object can start mid-line.
+func (c *checker) headPad(f *finding, s *layout.Struct, after *layout.Field, line int64) (analysis.TextEdit, string, bool) {
+	// The padded object has a size class of its own: only its
+	// alignment bounds where it starts.
+	g := max(s.Align, 1)
+	top := s.Members(-1)
+	first := &s.Fields[top[0]]
+	hot := s.Field(f.hot)
+	if f.granule() >= line || hot == nil || hot.Depth > 0 || hot.Offset >= after.Offset || linePadField(first) {
+		return analysis.TextEdit{}, "", false
+	}
+	if stride, _ := placement.Stride(s); stride == 0 {
+		return analysis.TextEdit{}, "", false
+	}
+	// The run's first hot member decides, so that every finding of the
+	// type gets the same edit.
+	start := hot.Offset
+	for _, i := range top {
+		m := &s.Fields[i]
+		if m.Offset >= after.Offset || linePadField(m) {
+			break
+		}
+		if c.atomicMember(f.tn, m.Path) {
+			start = min(start, m.Offset)
+			break
+		}
+	}
+	n := roundUp(max(line-g-start, 0), max(first.Align, 1))
+	field := c.fieldOf(f.tn, first.Path)
+	if n == 0 || field == nil {
+		return analysis.TextEdit{}, "", false
+	}
+	text := fmt.Sprintf("_ [%d]byte // keeps the previous object off the %d-byte line of the members below\n", n, line)
+	at := field.Pos()
+	if field.Doc != nil {
+		at = field.Doc.Pos()
+	}
+	return c.lineEdit(at, text, token.NoPos), fmt.Sprintf("%d bytes of padding before %s", n, first.Path), true
+}
+
+// withHeadPad adds headPad's edit to a fix that puts a line pad before
+// the member after.
+func (c *checker) withHeadPad(fixes []analysis.SuggestedFix, f *finding, s *layout.Struct, after *layout.Field, line int64) []analysis.SuggestedFix {
+	if len(fixes) == 0 {
+		return fixes
+	}
+	if edit, what, ok := c.headPad(f, s, after, line); ok {
+		fixes[0].Message += ", and " + what
+		fixes[0].TextEdits = append([]analysis.TextEdit{edit}, fixes[0].TextEdits...)
+	}
+	return fixes
+}
+
+// headPadFix gives an exposed member of the head run the padding of
+// headPad.
+func (c *checker) headPadFix(f *finding, s *layout.Struct, line int64) []analysis.SuggestedFix {
+	for _, i := range s.Members(-1) {
+		if m := &s.Fields[i]; linePadField(m) {
+			if edit, what, ok := c.headPad(f, s, m, line); ok {
+				return []analysis.SuggestedFix{{Message: "Insert " + what, TextEdits: []analysis.TextEdit{edit}}}
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
 // growPadFix lengthens the padding between the two members to what the
 // largest line size needs at every phase.
 func (c *checker) growPadFix(f *finding, s *layout.Struct, line int64) []analysis.SuggestedFix {
@@ -90,10 +163,11 @@ func (c *checker) growPadFix(f *finding, s *layout.Struct, line int64) []analysi
 	if arr == nil {
 		return nil
 	}
-	return []analysis.SuggestedFix{{
+	fixes := []analysis.SuggestedFix{{
 		Message:   fmt.Sprintf("Pad %d bytes instead of %d", n, pad.Len),
 		TextEdits: []analysis.TextEdit{{Pos: arr.Len.Pos(), End: arr.Len.End(), NewText: []byte(strconv.FormatInt(n, 10))}},
 	}}
+	return c.withHeadPad(fixes, f, s, fb, line)
 }
 
 // padArrayType finds the array type of a padding member of the outermost

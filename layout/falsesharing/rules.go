@@ -77,15 +77,19 @@ class 80 and can start 16, 32 or 48 bytes into a line), package-level
 variables are aligned to at most 32 bytes, and array elements sit at i*size.
 At the other phases the two members share a line again. The same holds for
 a hot member beside padding at the object's edge (or in an array's element):
-at some phases the neighbouring object or element shares its line. The fix
-pads to a whole line plus the members' distance, so that no phase joins
-them.`,
+at some phases the neighbouring object or element shares its line, and so
+does a hot member before the object's first line pad: the object before it
+in its size class, taken to be of its type, brings the members it uses
+onto that line. The fix pads to a whole line plus the members' distance,
+so that no phase joins them, and before the first hot member where the
+object can start mid-line.`,
 		Bad: `type pair struct {
 	a atomic.Int64
 	_ [48]byte // separates a and b only if pair starts on a line
 	b atomic.Int64
 }`,
 		Good: `type pair struct {
+	_ [56]byte // keeps the object before off a's line
 	a atomic.Int64
 	_ [120]byte
 	b atomic.Int64

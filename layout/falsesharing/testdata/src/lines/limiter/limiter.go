@@ -16,9 +16,10 @@ type Padded56 struct {
 func (l *Padded56) Allow() bool      { return l.tokens.Add(-1) >= 0 }
 func (l *Padded56) Refill(now int64) { l.last.Store(now) }
 
-// Padded120 keeps them 128 bytes apart: clean at both sizes.
+// Padded120 keeps them 128 bytes apart at both sizes, but its 144-byte
+// size class starts it mid-line, beside the last of the limiter before.
 type Padded120 struct {
-	tokens atomic.Int64
+	tokens atomic.Int64 // want `the padding after tokens leaves it on a line with the object before: a Padded120 of the allocator's 144-byte size class starts mid-line \(64 B lines on amd64 when the Padded120 starts 16, 32 or 48 bytes into one; 128 B lines on amd64 when the Padded120 starts 16, 32, 48, 64, 80, 96 or 112 bytes into one\), and the object before it, another Padded120 there, has last on tokens's line; pad before tokens too \(FS3, declared\)`
 	_      [120]byte
 	last   atomic.Int64
 }
