@@ -78,7 +78,7 @@ type summary struct {
 
 // maxAccesses bounds a summary: a function that touches more members
 // than this is a whole subsystem, and the rest tells nothing new.
-const maxAccesses = 4096
+const maxAccesses = 1024
 
 func (s *summary) add(b *builder, a acc) {
 	if len(s.accs) >= maxAccesses {
@@ -165,7 +165,8 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 	emit := func(a acc) {
 		for _, l := range locks {
 			if l.heldAt(here, at) && !slices.Contains(a.locks, l.lock) {
-				a.locks = append(a.locks, l.lock)
+				// Clipped: a callee's accesses share their locks.
+				a.locks = append(slices.Clip(a.locks), l.lock)
 			}
 		}
 		a.exceptional = a.exceptional || inExceptional || refreshing && a.kind == Load
@@ -366,7 +367,6 @@ func (b *builder) inline(emit func(acc), fn, callee *ssa.Function, args, binding
 				base = bindings[a.index]
 			}
 		default:
-			a.locks = slices.Clone(a.locks)
 			emit(a)
 			continue
 		}
@@ -374,9 +374,10 @@ func (b *builder) inline(emit func(acc), fn, callee *ssa.Function, args, binding
 			continue
 		}
 		bc := b.resolve(fn, base)
-		m := acc{kind: a.kind, atomic: a.atomic, constStore: a.constStore, locks: slices.Clone(a.locks), exceptional: a.exceptional}
-		m.tokens = append(slices.Clone(bc.tokens), a.tokens...)
-		m.cands = slices.Clone(bc.cands)
+		m := acc{kind: a.kind, atomic: a.atomic, constStore: a.constStore, locks: a.locks, exceptional: a.exceptional}
+		m.tokens = slices.Concat(bc.tokens, a.tokens)
+		m.cands = make([]cand, len(bc.cands), len(bc.cands)+len(a.cands))
+		copy(m.cands, bc.cands)
 		for _, cd := range a.cands {
 			m.cands = append(m.cands, cand{cd.obj, cd.start + len(bc.tokens)})
 		}
