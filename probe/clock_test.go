@@ -3,10 +3,14 @@ package probe
 import (
 	"bytes"
 	"context"
+	"os"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // TestClocks checks that every row present has a positive cost per call
@@ -71,9 +75,15 @@ func TestClocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"time.Now()  ", "unix.ClockGettime(CLOCK_REALTIME_COARSE)  ", "UNVERIFIED", "2 rounds are too few"} {
+	for _, want := range []string{"time.Now  ", "REALTIME+MONOTONIC", "unix.ClockGettime             REALTIME_COARSE  ", "Arnd Bergmann, 25 Jun 2018", "2 rounds are too few"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("WriteClocks lacks %q:\n%s", want, out)
+		}
+	}
+	// Reports go into mails: no line wraps at 80 columns.
+	for line := range strings.Lines(out) {
+		if n := utf8.RuneCountInString(strings.TrimSuffix(line, "\n")); n > 80 {
+			t.Errorf("a line of %d columns: %q", n, line)
 		}
 	}
 	if !withCgo && !strings.Contains(out, "not measured:\n  C clock_gettime(CLOCK_REALTIME)") {
@@ -146,10 +156,10 @@ func TestWriteClocksMissing(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"C clock_gettime(CLOCK_REALTIME)         vDSO  20.00 ± ",
-		"C clock_gettime (vDSO): 20.00 → 5.00 ns, -75.00% p=0.002 n=6 (2018*: 37.18 → 6.44, -83%)",
+		"C clock_gettime  REALTIME         vDSO  20.00 ± ",
+		"C clock_gettime  vDSO  20.00 → 5.00      -75.00% (p=0.002)  -83%",
 		"not measured:\n  C syscall(SYS_clock_gettime, CLOCK_REALTIME), C syscall(SYS_clock_gettime,\n    CLOCK_REALTIME_COARSE): built without cgo.\n",
-		"clocksource tsc",
+		"clocksource: tsc",
 		"resolution 4ms",
 	} {
 		if !strings.Contains(out, want) {
@@ -176,5 +186,29 @@ func TestClocksCPU(t *testing.T) {
 	}
 	if _, err := Clocks(context.Background(), ClockOptions{Duration: MinDuration, Count: 1, CPUs: []int{1 << 20}}); err == nil {
 		t.Errorf("a CPU outside the affinity mask was accepted")
+	}
+}
+
+// TestReference2018 reads the 2018 figures from the message they were
+// published in (testdata/clock2018.txt), as its program printed them.
+func TestReference2018(t *testing.T) {
+	data, err := os.ReadFile("testdata/clock2018.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for label, want := range map[string]float64{"vdso hires": ref2018VDSOFine, "vdso coarse": ref2018VDSOCoarse, "sysc hires": ref2018SyscallFine, "sysc coarse": ref2018SyscallCoarse} {
+		m := regexp.MustCompile(label + `: +([0-9.]+)ns`).FindSubmatch(data)
+		if m == nil {
+			t.Errorf("%q not in the message", label)
+			continue
+		}
+		if got, _ := strconv.ParseFloat(string(m[1]), 64); got != want {
+			t.Errorf("%s: the message says %v ns, the probe %v", label, got, want)
+		}
+	}
+	for _, fact := range []string{"Arnd Bergmann", "25 Jun 2018", "3.1GHz Ryzen", "Re: [PATCH] vfs: replace current_kernel_time64 with ktime equivalent"} {
+		if !strings.Contains(string(data), fact) {
+			t.Errorf("the message does not say %q", fact)
+		}
 	}
 }

@@ -26,18 +26,17 @@ func WriteSweep(w io.Writer, r *SweepResult) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
+	in := r.Interference()
 	rows := [][]string{{"distance", "writer ops/s", "reader ops/s", "writer vs far"}}
-	for _, p := range append(slices.Clone(r.Points), r.Far) {
+	for i, p := range append(slices.Clone(r.Points), r.Far) {
 		ws, rs := stats.Summarize(p.Writer), stats.Summarize(p.Reader)
 		vs := "(control)"
 		if p != r.Far {
-			c := stats.Compare(r.Far.Writer, p.Writer)
-			vs = c.DeltaString() + " " + c.PString()
+			vs = compared(in.Comparisons[i])
 		}
 		rows = append(rows, []string{fmt.Sprint(p.Distance), rate(ws), rate(rs), vs})
 	}
 	textfmt.Table(&b, "", rows)
-	in := r.Interference()
 	switch {
 	case r.Rounds < stats.MinForCI:
 		fmt.Fprintf(&b, "\n%d rounds are too few for confidence intervals; run at least %d (-count).\n", r.Rounds, stats.MinForCI)
@@ -55,6 +54,17 @@ func WriteSweep(w io.Writer, r *SweepResult) error {
 	return err
 }
 
+// compared writes a comparison as "-12.34% p=0.000 n=10", or for no
+// significant change with what it could have seen, "~ p=0.970 n=10, no
+// change larger than ±6%".
+func compared(c stats.Comparison) string {
+	s := c.DeltaString() + " " + c.PString()
+	if !c.Significant() {
+		s += ", " + c.MDEString()
+	}
+	return s
+}
+
 // rate writes a summary as "25.6M ± 2%".
 func rate(s stats.Summary) string {
 	if s.N == 0 {
@@ -64,9 +74,10 @@ func rate(s stats.Summary) string {
 }
 
 // WriteProbe writes an experiment for people: per path and variant the
-// rate with its interval, the change against the path running alone,
-// what the static analysis predicted, and for two or more variants the
-// change of each against the first.
+// rate beside the writers and alone with their intervals, the change
+// between them, what the static analysis predicted, and for two or more
+// variants the change of each against the first. The tests are one
+// family (Comparisons).
 func WriteProbe(w io.Writer, r *Result, predicted Predictions) error {
 	var b strings.Builder
 	o := r.Options
@@ -99,42 +110,44 @@ func WriteProbe(w io.Writer, r *Result, predicted Predictions) error {
 			paths = append(paths, c.Path)
 		}
 	}
+	cs := r.Comparisons()
 	for _, p := range paths {
 		n := 0
 		if c := r.find(variants[0], p.Name, false); c != nil {
 			n = c.CPUs
 		}
 		fmt.Fprintf(&b, "\n%s (measured on %d %s beside the writers, unthrottled)\n", p.Name, n, plural(n, "CPU", "CPUs"))
-		rows := [][]string{{"variant", "ops/s", "with writers vs alone", "predicted"}}
+		rows := [][]string{{"variant", "with writers ops/s", "alone ops/s", "with writers vs alone", "predicted"}}
 		for _, v := range variants {
 			with, alone := r.find(v, p.Name, false), r.find(v, p.Name, true)
 			if with == nil {
 				continue
 			}
-			vs := "-"
+			aloneRate := "-"
 			if alone != nil {
-				c := stats.Compare(alone.Samples, with.Samples)
-				vs = c.DeltaString() + " " + c.PString()
+				aloneRate = rate(stats.Summarize(alone.Samples))
+			}
+			vs := "-"
+			c := comparison(cs, p.Name, v+" alone", v)
+			if c != nil {
+				vs = compared(c.Comparison)
 			}
 			pred := ""
 			if pr := predicted.Of(v, p.Name); pr != nil {
 				pred = fmt.Sprintf("%d %s; %s", pr.Lines, plural(pr.Lines, "line", "lines"), sharedText(pr))
-				if flag := disagreement(pr, alone, with); flag != "" {
+				if flag := disagreement(pr, c); flag != "" {
 					pred += " [" + flag + "]"
 				}
 			}
-			rows = append(rows, []string{v, rate(stats.Summarize(with.Samples)), vs, pred})
-		}
-		for _, v := range variants[1:] {
-			a, c := r.find(variants[0], p.Name, false), r.find(v, p.Name, false)
-			if a == nil || c == nil {
-				continue
-			}
-			cmp := stats.Compare(a.Samples, c.Samples)
-			rows = append(rows, []string{"  " + v + " vs " + variants[0], cmp.DeltaString(), cmp.PString(), ""})
+			rows = append(rows, []string{v, rate(stats.Summarize(with.Samples)), aloneRate, vs, pred})
 		}
 		var sb strings.Builder
 		textfmt.Table(&sb, "", rows)
+		for _, v := range variants[1:] {
+			if c := comparison(cs, p.Name, variants[0], v); c != nil {
+				fmt.Fprintf(&sb, "%s vs %s, with writers: %s\n", v, variants[0], compared(c.Comparison))
+			}
+		}
 		for _, line := range strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n") {
 			fmt.Fprintf(&b, "  %s\n", line)
 		}
@@ -156,11 +169,10 @@ func sharedText(p *Prediction) string {
 // disagreement flags a measurement that contradicts the prediction: a
 // significant slowdown beside writers where no line is shared, or none
 // where a hot writer shares a line.
-func disagreement(p *Prediction, alone, with *Case) string {
-	if alone == nil || len(alone.Samples) < stats.MinForCI {
+func disagreement(p *Prediction, c *Comparison) string {
+	if c == nil || c.N1 < stats.MinForCI {
 		return ""
 	}
-	c := stats.Compare(alone.Samples, with.Samples)
 	slower := c.Significant() && c.Delta < slowdown
 	switch {
 	case slower && len(p.Shared) == 0:

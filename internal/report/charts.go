@@ -272,3 +272,11 @@ func probeChart(p *Probe) *svgChart {
 	}
 	return c
 }
+
+// trunc cuts a label to n bytes for a chart's axis, marking the cut.
+func trunc(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-1] + "…"
+}

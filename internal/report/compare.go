@@ -129,8 +129,7 @@ func (m *Merged) kernels() {
 				c := stats.Compare(wa.Total, wb.Total)
 				m.Kernels = append(m.Kernels, KernelRow{Workload: wa.Name, OldMachine: base.Label, NewMachine: mc.Label,
 					OldRelease: a.Kernel.Release, NewRelease: b.Kernel.Release,
-					Comparison: Comparison{Path: wa.Name, Old: a.Kernel.Release, New: b.Kernel.Release, Delta: c.Delta, P: c.P,
-						Significant: c.Significant(), Text: c.DeltaString()}})
+					Comparison: newComparison(wa.Name, a.Kernel.Release, b.Kernel.Release, c)})
 			}
 		}
 	}
@@ -188,14 +187,14 @@ func CompareText(w io.Writer, m *Merged) error {
 				continue
 			}
 			for _, c := range cs {
-				para(&b, fmt.Sprintf("    %s: %s (p=%.3f; %s)", mc.Label, c.Text, c.P, c.Probe))
+				para(&b, fmt.Sprintf("    %s: %s (%s; %s)", mc.Label, c.Text, c.Evidence(), c.Probe))
 			}
 		}
 	}
 	if len(m.Kernels) > 0 {
 		b.WriteString("\nThe running kernel (same machine, pipe workloads, new kernel vs old):\n")
 		for _, k := range m.Kernels {
-			para(&b, fmt.Sprintf("  %s: %s (%s) vs %s (%s): %s (p=%.3f)", k.Workload, k.NewMachine, k.NewRelease, k.OldMachine, k.OldRelease, k.Text, k.P))
+			para(&b, fmt.Sprintf("  %s: %s (%s) vs %s (%s): %s (%s)", k.Workload, k.NewMachine, k.NewRelease, k.OldMachine, k.OldRelease, k.Text, k.Evidence()))
 		}
 	}
 	b.WriteString("\nVerdict: ")

@@ -179,7 +179,7 @@ func newHTMLVerdict(r *Report, v Verdict) htmlVerdict {
 }
 
 func newHTMLMeasure(m Comparison) htmlMeasure {
-	hm := htmlMeasure{Probe: m.Probe, Path: m.Path, Text: m.Text, P: fmt.Sprintf("p=%.3f", m.P)}
+	hm := htmlMeasure{Probe: m.Probe, Path: m.Path, Text: m.Text, P: m.Evidence()}
 	if m.Significant {
 		hm.Class = "better"
 		if m.Delta < 0 {

@@ -24,7 +24,7 @@ func Markdown(w io.Writer, r *Report) error {
 	for _, v := range r.Verdicts {
 		var ms []string
 		for _, m := range v.Measured {
-			ms = append(ms, fmt.Sprintf("%s `%s`: %s (p=%.3f)", m.Probe, m.Path, m.Text, m.P))
+			ms = append(ms, fmt.Sprintf("%s `%s`: %s (%s)", m.Probe, m.Path, m.Text, m.Evidence()))
 		}
 		if len(ms) == 0 {
 			ms = []string{"not measured"}
@@ -91,9 +91,9 @@ func Markdown(w io.Writer, r *Report) error {
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s |\n", c.Variant, c.Path, with, statText(c.Stat))
 		}
 		if len(p.Comparisons) > 0 {
-			b.WriteString("\n| path | new vs old | change | p |\n|---|---|---:|---:|\n")
+			b.WriteString("\n| path | new vs old | change | evidence |\n|---|---|---:|---|\n")
 			for _, c := range p.Comparisons {
-				fmt.Fprintf(&b, "| `%s` | `%s` vs `%s` | %s | %.3f |\n", c.Path, c.New, c.Old, c.Text, c.P)
+				fmt.Fprintf(&b, "| `%s` | `%s` vs `%s` | %s | %s |\n", c.Path, c.New, c.Old, c.Text, c.Evidence())
 			}
 		}
 	}

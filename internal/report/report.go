@@ -25,7 +25,7 @@ import (
 )
 
 // Schema names the JSON format; it changes when a field changes meaning.
-const Schema = "mglayout-report/2"
+const Schema = "mglayout-report/3"
 
 // Report is the whole report, and its JSON schema.
 type Report struct {
@@ -138,15 +138,50 @@ type ProbeCase struct {
 // Comparison is a path's change between two variants, or beside the
 // writers against alone.
 type Comparison struct {
-	Path        string  `json:"path"`
-	Old         string  `json:"old"`
-	New         string  `json:"new"`
-	Delta       float64 `json:"delta"`
+	Path  string  `json:"path"`
+	Old   string  `json:"old"`
+	New   string  `json:"new"`
+	Delta float64 `json:"delta"`
+	// P is corrected for the family of Tests comparisons it was made
+	// with (Holm); RawP is the test's own.
 	P           float64 `json:"p"`
+	RawP        float64 `json:"raw_p"`
+	Tests       int     `json:"tests"`
 	Significant bool    `json:"significant"`
 	Text        string  `json:"text"` // "~" or "+12.34%"
+	// MDE is the smallest change, as a fraction, that the comparison
+	// would have found significant four times in five; null when its
+	// samples are too few to find any.
+	MDE *float64 `json:"mde"`
 	// Probe names the experiment, in a verdict's measured changes.
 	Probe string `json:"probe,omitempty"`
+}
+
+func newComparison(path, old, new string, c stats.Comparison) Comparison {
+	out := Comparison{Path: path, Old: old, New: new, Delta: c.Delta, P: c.P, RawP: c.RawP, Tests: c.Tests,
+		Significant: c.Significant(), Text: c.DeltaString()}
+	if !math.IsInf(c.MDE, 0) && !math.IsNaN(c.MDE) {
+		out.MDE = &c.MDE
+	}
+	return out
+}
+
+// Evidence is a comparison's statistics in words: "p=0.001, 12 tests
+// (Holm)", and for no significant change what it could have seen, "p=0.970;
+// no change larger than ±6%".
+func (c Comparison) Evidence() string {
+	s := fmt.Sprintf("p=%.3f", c.P)
+	if c.Tests > 1 {
+		s += fmt.Sprintf(", Holm over %d tests", c.Tests)
+	}
+	if !c.Significant {
+		mde := math.Inf(1)
+		if c.MDE != nil {
+			mde = *c.MDE
+		}
+		s += "; " + stats.MDEText(mde)
+	}
+	return s
 }
 
 // PredictedRow is what the static analysis says of a path in a variant at
@@ -379,41 +414,8 @@ func withProgress(o probe.Options, f func(string)) probe.Options {
 // alone, and every later variant against the first.
 func comparisons(res *probe.Result) []Comparison {
 	var out []Comparison
-	var variants []string
-	for _, c := range res.Cases {
-		if !slices.Contains(variants, c.Variant) {
-			variants = append(variants, c.Variant)
-		}
-	}
-	find := func(v, path string, alone bool) *probe.Case {
-		for _, c := range res.Cases {
-			if c.Variant == v && c.Path.Name == path && c.Alone == alone {
-				return c
-			}
-		}
-		return nil
-	}
-	compare := func(path, oldName, newName string, old, new []float64) {
-		c := stats.Compare(old, new)
-		out = append(out, Comparison{Path: path, Old: oldName, New: newName, Delta: c.Delta, P: c.P, Significant: c.Significant(), Text: c.DeltaString()})
-	}
-	var paths []string
-	for _, c := range res.Cases {
-		if !slices.Contains(paths, c.Path.Name) {
-			paths = append(paths, c.Path.Name)
-		}
-	}
-	for _, path := range paths {
-		for _, v := range variants {
-			if with, alone := find(v, path, false), find(v, path, true); with != nil && alone != nil {
-				compare(path, v+" alone", v, alone.Samples, with.Samples)
-			}
-		}
-		for _, v := range variants[1:] {
-			if a, b := find(variants[0], path, false), find(v, path, false); a != nil && b != nil {
-				compare(path, variants[0], v, a.Samples, b.Samples)
-			}
-		}
+	for _, c := range res.Comparisons() {
+		out = append(out, newComparison(c.Path, c.Old, c.New, c.Comparison))
 	}
 	return out
 }

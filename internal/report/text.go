@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -32,7 +33,7 @@ func Text(w io.Writer, r *Report) error {
 	for _, v := range r.Verdicts {
 		para(&b, fmt.Sprintf("%s -> %s at %d B: static %s.", v.Old, v.New, v.Line, strings.ToUpper(v.Static)))
 		for _, m := range v.Measured {
-			para(&b, fmt.Sprintf("  measured (%s) for %s: %s (p=%.3f).", m.Probe, m.Path, m.Text, m.P))
+			para(&b, fmt.Sprintf("  measured (%s) for %s: %s (%s).", m.Probe, m.Path, m.Text, m.Evidence()))
 		}
 		if len(v.Measured) == 0 {
 			para(&b, "  not measured at this line size.")
@@ -99,16 +100,7 @@ func Text(w io.Writer, r *Report) error {
 			continue
 		}
 		para(&b, fmt.Sprintf("%d rounds of %.0f ms, interleaved.", p.Rounds, 1000*p.Seconds))
-		for _, c := range p.Cases {
-			with := "beside writers"
-			if !c.Writers {
-				with = "alone"
-			}
-			fmt.Fprintf(&b, "  %-30s %-16s %s\n", trunc(c.Variant, 30), trunc(c.Path+" "+with, 16), statText(c.Stat))
-		}
-		for _, c := range p.Comparisons {
-			para(&b, fmt.Sprintf("  %s: %s vs %s: %s (p=%.3f)", c.Path, c.New, c.Old, c.Text, c.P))
-		}
+		p.casesText(&b)
 	}
 	_, err := io.WriteString(w, fit(b.String()))
 	return err
@@ -199,11 +191,57 @@ func para(b *strings.Builder, text string) {
 	b.WriteString(line + "\n")
 }
 
-func trunc(s string, n int) string {
-	if len(s) <= n {
-		return s
+// casesText writes a probe's measurements path by path: a table of the
+// variants' rates beside the writers and alone, with what the static
+// analysis predicted, then the comparisons of that path in sentences.
+func (p *Probe) casesText(b *strings.Builder) {
+	var paths []string
+	for _, c := range p.Cases {
+		if !slices.Contains(paths, c.Path) {
+			paths = append(paths, c.Path)
+		}
 	}
-	return s[:n-1] + "…"
+	for _, path := range paths {
+		fmt.Fprintf(b, "\n%s:\n", path)
+		rows := [][]string{{"variant", "with writers", "alone", "predicted"}}
+		var variants []string
+		for _, c := range p.Cases {
+			if c.Path == path && !slices.Contains(variants, c.Variant) {
+				variants = append(variants, c.Variant)
+			}
+		}
+		for _, v := range variants {
+			row := []string{v, "-", "-", "-"}
+			for _, c := range p.Cases {
+				if c.Path == path && c.Variant == v {
+					row[map[bool]int{true: 1, false: 2}[c.Writers]] = statText(c.Stat)
+				}
+			}
+			for _, pr := range p.Predicted {
+				if pr.Path == path && pr.Variant == v {
+					row[3] = pr.text()
+				}
+			}
+			rows = append(rows, row)
+		}
+		var t strings.Builder
+		textfmt.Table(&t, "  ", rows)
+		b.WriteString(t.String())
+		for _, c := range p.Comparisons {
+			if c.Path == path {
+				para(b, fmt.Sprintf("  %s vs %s: %s (%s).", c.New, c.Old, c.Text, c.Evidence()))
+			}
+		}
+	}
+}
+
+// text is a prediction in a few words: "2 lines, 1 shared".
+func (pr PredictedRow) text() string {
+	lines := fmt.Sprintf("%d %s", pr.Lines, map[bool]string{true: "line", false: "lines"}[pr.Lines == 1])
+	if len(pr.Shared) == 0 {
+		return lines + ", none shared"
+	}
+	return fmt.Sprintf("%s, %d shared", lines, len(pr.Shared))
 }
 
 func orDash(s string) string {

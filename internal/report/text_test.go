@@ -6,11 +6,13 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mglayout/mglayout/internal/golden"
 )
 
 // TestTextWidth checks that the text report of a real run, the one
-// recorded on a 2-core VM in testdata, keeps to 80 columns: it goes into
-// mails to mailing lists.
+// recorded on a 2-core VM in testdata, keeps to 80 columns (it goes into
+// mails to mailing lists), and compares it with its golden file.
 func TestTextWidth(t *testing.T) {
 	data, err := os.ReadFile("testdata/report.json")
 	if err != nil {
@@ -32,6 +34,7 @@ func TestTextWidth(t *testing.T) {
 	if !strings.Contains(b.String(), "Verdicts") || !strings.Contains(b.String(), "Interference sweep") {
 		t.Errorf("sections missing:\n%s", b.String())
 	}
+	golden.Check(t, "testdata/report.txt", []byte(b.String()), *update)
 }
 
 func TestFit(t *testing.T) {

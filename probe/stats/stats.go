@@ -2,12 +2,15 @@
 // golang.org/x/perf/benchmath, as benchstat does: the median with a 95 %
 // confidence interval, assuming nothing about the distribution, and the
 // Mann-Whitney U test for a difference, reported as "~" when it is not
-// significant.
+// significant. Beyond benchstat, a family of comparisons made together is
+// corrected for its number (Holm), and every comparison carries the
+// smallest effect it could have detected.
 package stats
 
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"golang.org/x/perf/benchmath"
 )
@@ -55,11 +58,21 @@ func (s Summary) RangePct() string {
 
 // Comparison is the test of two samples.
 type Comparison struct {
-	P        float64 // Mann-Whitney U p-value
+	// P is the Mann-Whitney U p-value, corrected for the family of
+	// comparisons it was made with (Holm); RawP is the test's own.
+	P, RawP float64
+	// Tests is the size of that family: 1 for a comparison made alone.
+	Tests    int
 	Alpha    float64 // significance threshold
 	N1, N2   int
 	Delta    float64 // new median / old median - 1
 	Warnings []string
+	// MDE is the smallest detectable effect: the relative change that
+	// these samples would have shown significant with probability
+	// Power (+Inf when none could be).
+	MDE float64
+	// old and new are the samples, for Holm's MDE at its level.
+	old, new []float64
 }
 
 // Significant reports whether the samples differ at the threshold.
@@ -74,19 +87,59 @@ func (c Comparison) DeltaString() string {
 	return fmt.Sprintf("%+.2f%%", 100*c.Delta)
 }
 
-// PString is the p-value and the sample sizes, "p=0.000 n=10".
+// PString is the p-value and the sample sizes, "p=0.000 n=10"; a
+// corrected p-value says of how many tests, "p=0.120 (Holm, 18) n=10".
 func (c Comparison) PString() string {
-	if c.N1 == c.N2 {
-		return fmt.Sprintf("p=%.3f n=%d", c.P, c.N1)
+	p := fmt.Sprintf("p=%.3f", c.P)
+	if c.Tests > 1 {
+		p += fmt.Sprintf(" (Holm, %d)", c.Tests)
 	}
-	return fmt.Sprintf("p=%.3f n=%d+%d", c.P, c.N1, c.N2)
+	if c.N1 == c.N2 {
+		return fmt.Sprintf("%s n=%d", p, c.N1)
+	}
+	return fmt.Sprintf("%s n=%d+%d", p, c.N1, c.N2)
+}
+
+// MDEString says what a comparison that found no change could have
+// seen: "no change larger than ±6%", or that it could see none.
+func (c Comparison) MDEString() string { return MDEText(c.MDE) }
+
+// MDEText words a smallest detectable effect, +Inf for none.
+func MDEText(mde float64) string {
+	if math.IsInf(mde, 1) || math.IsNaN(mde) {
+		return "too few samples to see any change"
+	}
+	return "no change larger than " + MDEPercent(mde)
+}
+
+// MDEPercent writes a smallest detectable effect for a table: "±6%", or
+// "±∞" when no change could be seen.
+func MDEPercent(mde float64) string {
+	if math.IsInf(mde, 1) || math.IsNaN(mde) {
+		return "±∞"
+	}
+	return "±" + pct(mde)
+}
+
+// pct writes a fraction as a percentage with two significant digits at
+// most: 6%, 0.8%, 12%.
+func pct(f float64) string {
+	switch v := 100 * f; {
+	case v >= 10:
+		return fmt.Sprintf("%.0f%%", v)
+	case v >= 1:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0") + "%"
+	default:
+		return fmt.Sprintf("%.2g%%", v)
+	}
 }
 
 // Compare tests whether two samples come from the same distribution.
 func Compare(old, new []float64) Comparison {
 	s1, s2 := benchmath.NewSample(old, &thresholds), benchmath.NewSample(new, &thresholds)
 	c := benchmath.AssumeNothing.Compare(s1, s2)
-	out := Comparison{P: c.P, Alpha: c.Alpha, N1: c.N1, N2: c.N2}
+	out := Comparison{P: c.P, RawP: c.P, Tests: 1, Alpha: c.Alpha, N1: c.N1, N2: c.N2, old: old, new: new}
+	out.MDE = mde(old, new, c.Alpha)
 	for _, w := range c.Warnings {
 		out.Warnings = append(out.Warnings, w.Error())
 	}
