@@ -27,8 +27,10 @@ OLD and NEW are each a built-in model (tk_core@v6.1), a Go type
 they are structs read from DWARF: diff -elf old.o -elf new.o -type T
 compares T before and after, with the access paths of -paths.
 
-Exit status 1 if anything regresses at any line size: the CI gate for "this
-padding change does not hurt 64-byte platforms".`,
+Exit status 1 if the change regresses at any line size: the CI gate for
+"this padding change does not hurt 64-byte platforms". The rule:
+
+` + diff.GateRule,
 		Flags: diffFlags,
 	})
 }
@@ -38,6 +40,7 @@ func diffFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	out.Register(fs)
 	var load cli.Operands
 	load.Register(fs)
+	strict := fs.Bool("strict", false, "a rate-limited path that costs more is a regression even where a hot path gains")
 	return func(ctx *cli.Context, args []string) error {
 		cfg := load.Config(ctx)
 		if len(args) != 2 && len(cfg.ELF) == 0 {
@@ -75,6 +78,7 @@ func diffFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		if err != nil {
 			return cli.Usagef("%v", err)
 		}
+		r.Judgement = r.Judge(*strict)
 		switch format {
 		case "json":
 			err = render.DiffJSON(ctx.Stdout, r)

@@ -27,9 +27,10 @@ func TestGolden(t *testing.T) {
 		{"diff_guohui.txt", 1, "diff -lines 64,128 tk_core@v6.1 tk_core@v6.1+guohui"},
 		{"diff_guohui.json", 1, "diff -json -lines 64,128 tk_core@v6.1 tk_core@v6.1+guohui"},
 		{"diff_guohui.md", 1, "diff -format md -lines 64,128 tk_core@v6.1 tk_core@v6.1+guohui"},
-		{"diff_v6.13.txt", 1, "diff -lines 64,128 tk_core@v6.1 tk_data@v6.13"},
-		{"diff_v6.13.json", 1, "diff -json -lines 64,128 tk_core@v6.1 tk_data@v6.13"},
-		{"diff_v6.13.md", 1, "diff -format md -lines 64,128 tk_core@v6.1 tk_data@v6.13"},
+		{"diff_v6.13.txt", 0, "diff -lines 64,128 tk_core@v6.1 tk_data@v6.13"},
+		{"diff_v6.13.json", 0, "diff -json -lines 64,128 tk_core@v6.1 tk_data@v6.13"},
+		{"diff_v6.13.md", 0, "diff -format md -lines 64,128 tk_core@v6.1 tk_data@v6.13"},
+		{"diff_v6.13_strict.txt", 1, "diff -strict -lines 64,128 tk_core@v6.1 tk_data@v6.13"},
 		// Two reports recorded on one 2-core VM, each with native 64-byte
 		// and emulated 128-byte probes.
 		{"compare_recorded.txt", 0, "compare ../../internal/report/testdata/report.json ../../internal/report/testdata/report2.json"},

@@ -443,19 +443,13 @@ func predict(variants []probe.Variant, o probe.Options) []PredictedRow {
 func (r *Report) verdicts() {
 	for _, d := range r.Diffs {
 		for _, line := range r.Lines {
+			// The gate's verdict at this line size (diff.GateRule).
 			v := Verdict{Old: d.Old, New: d.New, Line: line, Static: "same", Measured: []Comparison{}}
-			for _, row := range d.Rows {
-				if row.Line != line {
-					continue
-				}
-				switch row.Verdict {
-				case "worse", "mixed":
-					v.Static = "worse"
-				case "better":
-					if v.Static == "same" {
-						v.Static = "better"
-					}
-				}
+			switch {
+			case slices.Contains(d.WorseAt, line):
+				v.Static = "worse"
+			case slices.Contains(d.BetterAt, line):
+				v.Static = "better"
 			}
 			for _, p := range r.Probes {
 				if p.Line != line {

@@ -91,22 +91,16 @@ type Result struct {
 	Separations      []Separation
 	FalseOld         int // false-sharing pairs over all cases
 	FalseNew         int
+	// Judgement is the gate's verdict, without -strict unless the
+	// caller judges again (Judge).
+	Judgement *Judgement
 }
 
-// Regressed reports whether any row is worse.
-func (r *Result) Regressed() bool { return len(r.WorseAt()) > 0 }
+// Regressed reports whether the change fails the gate (GateRule).
+func (r *Result) Regressed() bool { return r.Judgement.Regressed() }
 
-// WorseAt returns the line sizes at which some row is worse.
-func (r *Result) WorseAt() []int64 {
-	var out []int64
-	for _, row := range r.Rows {
-		if (row.Verdict == Worse || row.Verdict == Mixed) && !slices.Contains(out, row.Line) {
-			out = append(out, row.Line)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
+// WorseAt returns the line sizes at which the change fails the gate.
+func (r *Result) WorseAt() []int64 { return r.Judgement.RegressedAt }
 
 // Compare compares two analyses of one object each, at the same line
 // sizes. Paths are matched by name.
@@ -154,6 +148,7 @@ func Compare(old, new *sharing.ObjectAnalysis, lines []int64) (*Result, error) {
 		return nil, err
 	}
 	r.movedMembers()
+	r.Judgement = r.Judge(false)
 	return r, nil
 }
 

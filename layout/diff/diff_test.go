@@ -154,3 +154,50 @@ func TestExplainGuohui(t *testing.T) {
 		t.Errorf("cases where nothing changes for %s: %v, want 128 B phase 64", coarse, pc.Same)
 	}
 }
+
+// TestGate checks the rule on the kernel's history: the v6.13 reorder
+// costs the tick (250/s) more lines but gains MONOTONIC_RAW's hot readers
+// a line, which outweighs it but for -strict; the 2023 padding costs hot
+// readers a 128-byte block, which nothing outweighs.
+func TestGate(t *testing.T) {
+	r, err := diff.Compare(analyze(t, "tk_core@v6.1"), analyze(t, "tk_data@v6.13"), lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Regressed() {
+		t.Errorf("v6.1 -> v6.13 regresses at %v", r.WorseAt())
+	}
+	var tick, raw *diff.PathChange
+	for i, c := range r.Judgement.Changes {
+		switch c.Path {
+		case "tick":
+			tick = &r.Judgement.Changes[i]
+		case "ktime_get_raw_ts64":
+			raw = &r.Judgement.Changes[i]
+		}
+	}
+	if tick == nil || !tick.Worse || !tick.Outweighed || tick.Rate != "250/s" {
+		t.Errorf("tick: %+v, want worse and outweighed", tick)
+	}
+	if raw == nil || raw.Worse || !raw.Hot {
+		t.Errorf("ktime_get_raw_ts64: %+v, want a hot path that gains", raw)
+	}
+	if !slices.Equal(r.Judgement.BetterAt, []int64{64, 128}) {
+		t.Errorf("better at %v, want 64 and 128", r.Judgement.BetterAt)
+	}
+	if strict := r.Judge(true); !slices.Equal(strict.RegressedAt, []int64{64, 128}) {
+		t.Errorf("-strict: regressed at %v, want 64 and 128", strict.RegressedAt)
+	}
+	g, err := diff.Compare(analyze(t, "tk_core@v6.1"), analyze(t, "tk_core@v6.1+guohui"), lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range g.Judgement.Changes {
+		if c.Worse && (!c.Hot || c.Outweighed) {
+			t.Errorf("2023 padding: %s", c)
+		}
+	}
+	if !g.Regressed() {
+		t.Error("the 2023 padding passes the gate")
+	}
+}

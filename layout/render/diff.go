@@ -23,6 +23,14 @@ func DiffText(w io.Writer, r *diff.Result) error {
 	worseAt := r.WorseAt()
 	b.WriteString(verdictLine(r, worseAt))
 	b.WriteString("\n")
+	if changes := r.Judgement.Changes; len(changes) > 0 {
+		b.WriteString("\nGate (mglayout help diff states the rule):\n")
+		for _, c := range changes {
+			for i, line := range textfmt.Wrap(c.String(), 76) {
+				fmt.Fprintf(&b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
+			}
+		}
+	}
 
 	e := r.Explain()
 	if moves := describeMoves(r, e); moves != "" {
@@ -82,30 +90,43 @@ func DiffText(w io.Writer, r *diff.Result) error {
 }
 
 func verdictLine(r *diff.Result, worseAt []int64) string {
-	var better []int64
-	for _, row := range r.Rows {
-		if row.Verdict == diff.Better && !slices.Contains(better, row.Line) {
-			better = append(better, row.Line)
-		}
-	}
-	slices.Sort(better)
+	j := r.Judgement
 	falseText := fmt.Sprintf("false-sharing pairs over all cases: %d → %d", r.FalseOld, r.FalseNew)
 	if r.FalseOld == 0 && r.FalseNew == 0 {
 		falseText = "no false sharing before or after"
 	}
+	var regressing, outweighed, better []string
+	for _, c := range j.Changes {
+		switch {
+		case c.Outweighed:
+			outweighed = append(outweighed, fmt.Sprintf("%s (%s)", c.Path, c.Rate))
+		case c.Worse:
+			regressing = append(regressing, c.Path)
+		default:
+			better = append(better, c.Path)
+		}
+	}
 	var b strings.Builder
 	if len(worseAt) > 0 {
-		names := countPaths(r, true)
 		verb := "touch"
-		if !strings.Contains(names, ",") && !strings.Contains(names, " and ") {
+		if len(regressing) == 1 {
 			verb = "touches"
 		}
-		fmt.Fprintf(&b, "REGRESSION at %s: %s %s more lines, 128-byte blocks or false-shared lines", sizes(worseAt), names, verb)
+		fmt.Fprintf(&b, "REGRESSION at %s: %s %s more lines, 128-byte blocks or false-shared lines", sizes(worseAt), listPaths(regressing), verb)
 	} else {
 		b.WriteString("No regression at any line size")
 	}
-	if len(better) > 0 {
-		fmt.Fprintf(&b, "; better at %s for %s", sizes(better), countPaths(r, false))
+	if len(j.BetterAt) > 0 || len(better) > 0 && len(worseAt) > 0 {
+		fmt.Fprintf(&b, "; better for %s", listPaths(better))
+		if len(j.BetterAt) > 0 {
+			fmt.Fprintf(&b, " at %s", sizes(j.BetterAt))
+		}
+	}
+	if len(outweighed) > 0 {
+		fmt.Fprintf(&b, "; %s costs more, outweighed by the hot paths' gain", listPaths(outweighed))
+		if j.Strict {
+			b.WriteString(" but for -strict")
+		}
 	}
 	fmt.Fprintf(&b, "; %s.", falseText)
 	var out strings.Builder
@@ -123,18 +144,8 @@ func sizes(lines []int64) string {
 	return strings.Join(s, " and ")
 }
 
-// countPaths names the paths that got worse (or better) somewhere.
-func countPaths(r *diff.Result, worse bool) string {
-	var names []string
-	for _, row := range r.Rows {
-		hit := row.Verdict == diff.Better
-		if worse {
-			hit = row.Verdict == diff.Worse || row.Verdict == diff.Mixed
-		}
-		if hit && !slices.Contains(names, row.Path) {
-			names = append(names, row.Path)
-		}
-	}
+// listPaths names paths, the first three and a count of the rest.
+func listPaths(names []string) string {
 	if len(names) <= 3 {
 		return strings.Join(names, ", ")
 	}

@@ -15,7 +15,10 @@ type DiffDocument struct {
 	New         string           `json:"new"`
 	Arch        string           `json:"arch"`
 	Regression  bool             `json:"regression"`
-	WorseAt     []int64          `json:"worse_at"` // line sizes with a regression
+	WorseAt     []int64          `json:"worse_at"`  // line sizes with a regression
+	BetterAt    []int64          `json:"better_at"` // line sizes where a path gains and none regresses
+	Strict      bool             `json:"strict"`    // judged with -strict
+	Gate        []DiffChange     `json:"gate"`      // each path that changed, as the gate weighs it
 	Rows        []DiffRow        `json:"rows"`
 	Moves       []DiffMove       `json:"moves"`
 	Added       []string         `json:"added"`
@@ -25,6 +28,19 @@ type DiffDocument struct {
 	Separations []DiffSeparation `json:"separations"`
 	FalseOld    int              `json:"false_pairs_old"`
 	FalseNew    int              `json:"false_pairs_new"`
+}
+
+// DiffChange is a path's change as the gate weighs it (diff.PathChange).
+type DiffChange struct {
+	Path       string   `json:"path"`
+	Rate       string   `json:"rate"`
+	Worse      bool     `json:"worse"`
+	Outweighed bool     `json:"outweighed"`
+	Line       int64    `json:"line"`
+	Phase      int64    `json:"phase"`
+	Old        int      `json:"cost_old"`
+	New        int      `json:"cost_new"`
+	Changes    []string `json:"changes"`
 }
 
 type DiffRow struct {
@@ -63,7 +79,8 @@ type DiffSeparation struct {
 func NewDiffDocument(r *diff.Result) DiffDocument {
 	d := DiffDocument{
 		Old: r.Old.Object.Layout.Name, New: r.New.Object.Layout.Name, Arch: r.New.Object.Layout.Arch,
-		Regression: r.Regressed(), WorseAt: nonNil(r.WorseAt()),
+		Regression: r.Regressed(), WorseAt: nonNil(r.WorseAt()), BetterAt: nonNil(r.Judgement.BetterAt),
+		Strict: r.Judgement.Strict, Gate: []DiffChange{},
 		Rows: []DiffRow{}, Moves: []DiffMove{}, Added: nonNilS(r.Added), Removed: nonNilS(r.Removed),
 		OnlyOld: nonNilS(r.OnlyOld), OnlyNew: nonNilS(r.OnlyNew), Separations: []DiffSeparation{},
 		FalseOld: r.FalseOld, FalseNew: r.FalseNew,
@@ -74,6 +91,10 @@ func NewDiffDocument(r *diff.Result) DiffDocument {
 	for _, row := range r.Rows {
 		d.Rows = append(d.Rows, DiffRow{Path: row.Path, Line: row.Line, Phase: row.Phase, Old: fig(row.Old), New: fig(row.New),
 			Verdict: row.Verdict.String(), Changes: nonNilS(row.Changes)})
+	}
+	for _, c := range r.Judgement.Changes {
+		d.Gate = append(d.Gate, DiffChange{Path: c.Path, Rate: c.Rate, Worse: c.Worse, Outweighed: c.Outweighed,
+			Line: c.Line, Phase: c.Phase, Old: c.Old, New: c.New, Changes: nonNilS(c.Changes)})
 	}
 	for _, m := range r.Moves {
 		d.Moves = append(d.Moves, DiffMove(m))

@@ -1,0 +1,151 @@
+package diff
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mglayout/mglayout/layout/access"
+)
+
+// GateRule is the rule that turns a comparison into pass or fail, as help
+// diff and the README state it.
+const GateRule = `A path's cost in a case (line size and phase) is the lines it touches,
+plus the 128-byte blocks it touches below 128 bytes, plus the lines on
+which it takes part in false sharing. A hot path (rate=hot: a reader or
+writer that runs as fast as its callers) that costs more in any case is
+a regression. A rate-limited path (rate=N/s: the tick, an hrtimer
+callback) pays its cost N times a second; a hot path pays its own at its
+callers' speed, faster than any rate-limited path. So a rate-limited
+path that costs more is outweighed, and no regression, at a line size
+where some hot path costs less (at any phase: where the object starts
+is the linker's choice); it is a regression at a line size where no hot
+path gains, and always under -strict.`
+
+// PathChange is what a comparison did to one path: its cost before and
+// after in the case where it changed most.
+type PathChange struct {
+	Path        string
+	Rate        string // "hot" or "250/s"
+	Hot         bool
+	Worse       bool // costs more in some case; else less in some and more in none
+	Line, Phase int64
+	Old, New    int
+	Changes     []string // the row's: "lines 5 → 9", "128-byte blocks 3 → 5"
+	// Outweighed is set for a rate-limited path that costs more only
+	// where some hot path costs less.
+	Outweighed bool
+}
+
+// Judgement is a comparison under the gate: each path that changed, and
+// whether the change is a regression.
+type Judgement struct {
+	Strict  bool
+	Changes []PathChange
+	// RegressedAt are the line sizes at which a regression happens.
+	RegressedAt []int64
+	// BetterAt are the line sizes at which some path costs less and none
+	// regresses.
+	BetterAt []int64
+}
+
+// Regressed reports whether the change fails the gate.
+func (j *Judgement) Regressed() bool { return len(j.RegressedAt) > 0 }
+
+// Worse returns the changes of paths that cost more, regressions or not.
+func (j *Judgement) Worse() []PathChange {
+	return slices.DeleteFunc(slices.Clone(j.Changes), func(c PathChange) bool { return !c.Worse })
+}
+
+// Better returns the changes of paths that cost less.
+func (j *Judgement) Better() []PathChange {
+	return slices.DeleteFunc(slices.Clone(j.Changes), func(c PathChange) bool { return c.Worse })
+}
+
+// cost is a path's cost in one case.
+func cost(f Figures, line int64) int {
+	c := len(f.Lines) + f.FalseLines
+	if line < 128 {
+		c += f.Blocks128
+	}
+	return c
+}
+
+// Judge applies the gate (GateRule) to the comparison.
+func (r *Result) Judge(strict bool) *Judgement {
+	j := &Judgement{Strict: strict}
+	paths := map[string]*access.Path{}
+	for _, p := range r.Old.Object.Paths {
+		paths[p.Name] = p
+	}
+	// Where the object starts within a line is the linker's to say, so
+	// a hot path's gain at one phase of a line size counts for all.
+	hotGain := map[int64]bool{}
+	for _, row := range r.Rows {
+		if p := paths[row.Path]; p != nil && p.Rate == access.Hot && cost(row.New, row.Line) < cost(row.Old, row.Line) {
+			hotGain[row.Line] = true
+		}
+	}
+	regressed := map[int64]bool{}
+	better := map[int64]bool{}
+	for _, name := range r.PathNames() {
+		p := paths[name]
+		c := PathChange{Path: name, Rate: p.RateString(), Hot: p.Rate == access.Hot, Outweighed: true}
+		var changed bool
+		delta := 0
+		for _, row := range r.Rows {
+			if row.Path != name {
+				continue
+			}
+			o, n := cost(row.Old, row.Line), cost(row.New, row.Line)
+			d := n - o
+			switch {
+			case d > 0:
+				if !c.Worse || d > delta {
+					c.Line, c.Phase, c.Old, c.New, c.Changes, delta = row.Line, row.Phase, o, n, row.Changes, d
+				}
+				c.Worse, changed = true, true
+				if c.Hot || strict || !hotGain[row.Line] {
+					regressed[row.Line] = true
+					c.Outweighed = false
+				}
+			case d < 0:
+				better[row.Line] = true
+				if !c.Worse && (!changed || d < delta) {
+					c.Line, c.Phase, c.Old, c.New, c.Changes, delta = row.Line, row.Phase, o, n, row.Changes, d
+				}
+				changed = true
+			}
+		}
+		if !changed {
+			continue
+		}
+		if c.Hot || !c.Worse {
+			c.Outweighed = false
+		}
+		j.Changes = append(j.Changes, c)
+	}
+	for _, line := range r.Lines {
+		if regressed[line] {
+			j.RegressedAt = append(j.RegressedAt, line)
+		} else if better[line] {
+			j.BetterAt = append(j.BetterAt, line)
+		}
+	}
+	return j
+}
+
+// String words a change in the gate's terms: "tick, 250/s, at 64 B/0:
+// lines 5 → 9, 128-byte blocks 3 → 5; outweighed by the hot paths' gain".
+func (c PathChange) String() string {
+	s := fmt.Sprintf("%s, %s, at %d B/%d: %s", c.Path, c.Rate, c.Line, c.Phase, strings.Join(c.Changes, ", "))
+	switch {
+	case c.Outweighed:
+		s += "; outweighed by the hot paths' gain"
+	case c.Worse:
+		s += "; worse"
+	default:
+		s += "; better"
+	}
+	return s
+}
