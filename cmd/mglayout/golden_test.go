@@ -31,6 +31,18 @@ func TestGolden(t *testing.T) {
 		{"diff_v6.13.json", 0, "diff -json -lines 64,128 tk_core@v6.1 tk_data@v6.13"},
 		{"diff_v6.13.md", 0, "diff -format md -lines 64,128 tk_core@v6.1 tk_data@v6.13"},
 		{"diff_v6.13_strict.txt", 1, "diff -strict -lines 64,128 tk_core@v6.1 tk_data@v6.13"},
+		// The kernel's later steps (kernel_truth.md §1.3, §3): v6.15's
+		// coarse_nsec takes tai_offset's place on line 1, where the coarse
+		// reader already reads; v6.17's aux-clock members fill holes; v7.1's
+		// cs_* members push next_leap_ktime into line 4, which the shadow
+		// shares, so the hrtimer path (250/s) reads a line more and no hot
+		// path gains.
+		{"diff_v6.15.txt", 0, "diff -lines 64,128 tk_data@v6.13 tk_data@v6.15"},
+		{"diff_v6.15.json", 0, "diff -json -lines 64,128 tk_data@v6.13 tk_data@v6.15"},
+		{"diff_v6.17.txt", 0, "diff -lines 64,128 tk_data@v6.15 tk_data@v6.17"},
+		{"diff_v6.17.json", 0, "diff -json -lines 64,128 tk_data@v6.15 tk_data@v6.17"},
+		{"diff_v7.1.txt", 1, "diff -lines 64,128 tk_data@v6.17 tk_data@v7.1"},
+		{"diff_v7.1.json", 1, "diff -json -lines 64,128 tk_data@v6.17 tk_data@v7.1"},
 		// Two reports recorded on one 2-core VM, each with native 64-byte
 		// and emulated 128-byte probes.
 		{"compare_recorded.txt", 0, "compare ../../internal/report/testdata/report.json ../../internal/report/testdata/report2.json"},

@@ -286,6 +286,12 @@ func (r *Result) separations() error {
 				seen[key] = true
 				sep := Separation{Line: row.Line, Phase: row.Phase, A: a.Member, B: b.Member}
 				sep.Readers, sep.Writers = accessorsOfBoth(r.New.Object, newT, a, b)
+				if len(sep.Readers) == 0 {
+					// Members only writers use together: what their
+					// separation costs is the writers' lines, which
+					// the rows count; no reader's argument is in it.
+					continue
+				}
 				sep.AllTrue = allTrue(r.New, row.Line, row.Phase, sep.Readers)
 				r.Separations = append(r.Separations, sep)
 			}
