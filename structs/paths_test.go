@@ -142,6 +142,11 @@ var pathLines64 = map[string]map[string][]int64{
 		"ktime_get_coarse_real_ts64_mg": {0},
 		"ktime_get_real_ts64_mg":        {0},
 	},
+	// The v6.1 tick's other objects: the whole shadow (280 bytes from
+	// phase 0), the lock's word.
+	"shadow_timekeeper@v6.1":        {"tick": {0, 1, 2, 3, 4}},
+	"shadow_timekeeper@v6.1+guohui": {"tick": {0, 1, 2, 3, 4}},
+	"timekeeper_lock@v6.1":          {"tick": {0}},
 }
 
 func newReaders(v71 bool, tick []int64) map[string][]int64 {

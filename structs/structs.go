@@ -150,7 +150,7 @@ func Lookup(name, arch string) (*layout.Struct, error) {
 		s.PaddedTo = max(s.PaddedTo, m.padded)
 		return s, nil
 	}
-	return nil, fmt.Errorf("unknown model %q (the built-in models are %s)", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("unknown model %q (the built-in models are %s; the scenarios %s)", name, strings.Join(Names(), ", "), strings.Join(ScenarioNames(), ", "))
 }
 
 // Synopsis returns the first sentence of a model's documentation.

@@ -12,6 +12,7 @@ import (
 func TestNames(t *testing.T) {
 	want := []string{
 		"mg_floor@v6.13",
+		"shadow_timekeeper@v6.1", "shadow_timekeeper@v6.1+guohui", "timekeeper_lock@v6.1",
 		"tk_core@v6.1", "tk_core@v6.1+guohui", "tk_core@v6.1+rt",
 		"tk_data@v6.13", "tk_data@v6.15", "tk_data@v6.17", "tk_data@v7.1",
 		"tk_fast@v6.1",

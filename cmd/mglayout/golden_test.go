@@ -43,6 +43,12 @@ func TestGolden(t *testing.T) {
 		{"diff_v6.17.json", 0, "diff -json -lines 64,128 tk_data@v6.15 tk_data@v6.17"},
 		{"diff_v7.1.txt", 1, "diff -lines 64,128 tk_data@v6.17 tk_data@v7.1"},
 		{"diff_v7.1.json", 1, "diff -json -lines 64,128 tk_data@v6.17 tk_data@v7.1"},
+		// Scenarios: each version's timekeeping objects whole. v6.1's tick
+		// writes tk_core, shadow_timekeeper and timekeeper_lock, 11 lines
+		// at 64 B; v6.13's, tk_data alone, 9.
+		{"diff_scenario_v6.13.txt", 0, "diff -lines 64,128 tk@v6.1 tk@v6.13"},
+		{"diff_scenario_v6.13.json", 0, "diff -json -lines 64,128 tk@v6.1 tk@v6.13"},
+		{"diff_scenario_guohui.txt", 1, "diff -lines 64,128 tk@v6.1 tk@v6.1+guohui"},
 		// Two reports recorded on one 2-core VM, each with native 64-byte
 		// and emulated 128-byte probes.
 		{"compare_recorded.txt", 0, "compare ../../internal/report/testdata/report.json ../../internal/report/testdata/report2.json"},

@@ -104,6 +104,16 @@ func (f *Config) Load(args []string) (*Set, error) {
 		}
 		for _, arch := range modelArchs {
 			for _, name := range models {
+				if structs.IsScenario(name) {
+					s, paths, err := structs.Scenario(name, arch)
+					if err != nil {
+						return nil, err
+					}
+					set.Structs = append(set.Structs, s)
+					set.Paths[s] = paths
+					set.Declared[s] = true
+					continue
+				}
 				s, err := structs.Lookup(name, arch)
 				if err != nil {
 					return nil, err

@@ -17,6 +17,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
@@ -88,6 +89,7 @@ type Result struct {
 	OnlyOld, OnlyNew []string // paths on one side only
 	Moves            []Move
 	Added, Removed   []string // members on one side only
+	Relocations      []Relocation
 	Separations      []Separation
 	FalseOld         int // false-sharing pairs over all cases
 	FalseNew         int
@@ -233,6 +235,39 @@ func (r *Result) moves() {
 	for _, f := range leaves(newS) {
 		if oldS.Field(f.Path) == nil {
 			r.Added = append(r.Added, f.Path)
+		}
+	}
+	r.relocations()
+}
+
+// Relocation is an object of the old scenario that the new one holds as
+// a member of another object: v6.1's shadow_timekeeper, from v6.13
+// tk_core.shadow_timekeeper; its members are then neither added nor
+// removed.
+type Relocation struct {
+	Old, New string
+	Offset   int64 // of New in the new layout
+}
+
+// relocations finds the outermost members of the old layout (the objects
+// of a scenario) that the new one lacks but holds, under the same name or
+// the last word of it (timekeeper_lock as tk_core.lock), one level down.
+func (r *Result) relocations() {
+	oldS, newS := r.Old.Object.Layout, r.New.Object.Layout
+	for i := range oldS.Fields {
+		f := &oldS.Fields[i]
+		if f.Depth != 0 || !f.Aggregate() || newS.Field(f.Path) != nil {
+			continue
+		}
+		for j := range newS.Fields {
+			g := &newS.Fields[j]
+			if g.Depth != 1 || g.Name == "" || g.Name != f.Name && !strings.HasSuffix(f.Name, "_"+g.Name) || oldS.Field(g.Path) != nil {
+				continue
+			}
+			r.Relocations = append(r.Relocations, Relocation{Old: f.Path, New: g.Path, Offset: g.Offset})
+			r.Removed = slices.DeleteFunc(r.Removed, func(m string) bool { return strings.HasPrefix(m, f.Path+".") })
+			r.Added = slices.DeleteFunc(r.Added, func(m string) bool { return m == g.Path || strings.HasPrefix(m, g.Path+".") })
+			break
 		}
 	}
 }

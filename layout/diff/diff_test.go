@@ -201,3 +201,38 @@ func TestGate(t *testing.T) {
 		t.Error("the 2023 padding passes the gate")
 	}
 }
+
+// TestScenarioV613 diffs the timekeeping state whole: in v6.1 the tick
+// also writes shadow_timekeeper and takes timekeeper_lock, separate
+// objects, so it touched 11 lines at 64 B (5 of tk_core, 5 of the shadow,
+// the lock's), and 9 from v6.13, where both are members of tk_data.
+func TestScenarioV613(t *testing.T) {
+	scenario := func(name string) *sharing.ObjectAnalysis {
+		s, paths, err := structs.Scenario(name, "amd64")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := sharing.Analyze([]*sharing.Object{{Layout: s, Paths: paths}}, lines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &a.Objects[0]
+	}
+	r, err := diff.Compare(scenario("tk@v6.1"), scenario("tk@v6.13"), lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := row(t, r, "tick", 64, 0); len(got.Old.Lines) != 11 || len(got.New.Lines) != 9 || got.Verdict != diff.Better {
+		t.Errorf("tick at 64/0: %d -> %d lines, %s; want 11 -> 9, better", len(got.Old.Lines), len(got.New.Lines), got.Verdict)
+	}
+	if r.Regressed() {
+		t.Errorf("tk@v6.1 -> tk@v6.13 regresses at %v", r.WorseAt())
+	}
+	want := []diff.Relocation{{Old: "shadow_timekeeper", New: "tk_core.shadow_timekeeper", Offset: 288}, {Old: "timekeeper_lock", New: "tk_core.lock", Offset: 568}}
+	if !slices.Equal(r.Relocations, want) {
+		t.Errorf("relocations %+v, want %+v", r.Relocations, want)
+	}
+	if len(r.Removed) != 0 {
+		t.Errorf("removed %v, want none: the shadow and the lock moved into tk_core", r.Removed)
+	}
+}

@@ -98,6 +98,9 @@ type CaseChange struct {
 	Old, New   Figures
 	Moves      []SpanMove
 	NewMembers []string
+	// Joined are the objects of the old scenario the path now finds
+	// inside another object (Relocation.New).
+	Joined []string
 }
 
 // SpanMove is members that move from one span of lines to another.
@@ -298,7 +301,14 @@ func (r *Result) pathChanges(name string) (PathChanges, bool) {
 			}
 			cc.Moves[i].Members = append(cc.Moves[i].Members, m.Member)
 		}
+	members:
 		for _, m := range row.NewMembers {
+			for _, rl := range r.Relocations {
+				if m == rl.New || strings.HasPrefix(m, rl.New+".") {
+					cc.Joined = appendNew(cc.Joined, rl.New)
+					continue members
+				}
+			}
 			cc.NewMembers = appendNew(cc.NewMembers, r.outermostNew(m))
 		}
 		pc.Changed = append(pc.Changed, cc)

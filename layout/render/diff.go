@@ -158,6 +158,9 @@ func listPaths(names []string) string {
 func describeMoves(r *diff.Result, e *diff.Explanation) string {
 	var b strings.Builder
 	newS := r.New.Object.Layout
+	for _, rl := range r.Relocations {
+		fmt.Fprintf(&b, "  %s, an object of its own, is now %s (at %d)\n", rl.Old, rl.New, rl.Offset)
+	}
 	for _, m := range e.Added {
 		f := newS.Field(m)
 		fmt.Fprintf(&b, "  + %s (%s, %d bytes at %d)\n", m, f.Type, f.Size, f.Offset)
@@ -240,6 +243,9 @@ func describeWhy(e *diff.Explanation) []string {
 					verb = "move"
 				}
 				why = append(why, fmt.Sprintf("%s %s from line %s to %s", compactMembers(m.Members), verb, m.Old, m.New))
+			}
+			if len(cc.Joined) > 0 {
+				why = append(why, "it finds "+strings.Join(cc.Joined, ", ")+" inside the object now, on lines it shares, not as objects of their own")
 			}
 			if len(cc.NewMembers) > 0 {
 				why = append(why, "it now also accesses "+strings.Join(cc.NewMembers, ", "))
