@@ -64,6 +64,10 @@ type htmlVerdict struct {
 type htmlMeasure struct {
 	Probe, Path, Text, P string
 	Class                string // "worse", "better" or "" (not significant)
+	// Predicted is the static prediction beside it; Disagrees flags a
+	// contradiction.
+	Predicted string
+	Disagrees bool
 }
 
 type htmlLayout struct {
@@ -179,7 +183,7 @@ func newHTMLVerdict(r *Report, v Verdict) htmlVerdict {
 }
 
 func newHTMLMeasure(m Comparison) htmlMeasure {
-	hm := htmlMeasure{Probe: m.Probe, Path: m.Path, Text: m.Text, P: m.Evidence()}
+	hm := htmlMeasure{Probe: m.Probe, Path: m.Path, Text: m.Text, P: m.Evidence(), Predicted: m.Predicted, Disagrees: m.Disagrees}
 	if m.Significant {
 		hm.Class = "better"
 		if m.Delta < 0 {

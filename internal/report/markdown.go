@@ -24,7 +24,7 @@ func Markdown(w io.Writer, r *Report) error {
 	for _, v := range r.Verdicts {
 		var ms []string
 		for _, m := range v.Measured {
-			ms = append(ms, fmt.Sprintf("%s `%s`: %s (%s)", m.Probe, m.Path, m.Text, m.Evidence()))
+			ms = append(ms, fmt.Sprintf("%s `%s`: %s (%s).%s", m.Probe, m.Path, m.Text, m.Evidence(), m.predictionText()))
 		}
 		if len(ms) == 0 {
 			ms = []string{"not measured"}

@@ -155,6 +155,11 @@ type Comparison struct {
 	MDE *float64 `json:"mde"`
 	// Probe names the experiment, in a verdict's measured changes.
 	Probe string `json:"probe,omitempty"`
+	// Predicted is, in a verdict's measured changes, what the static
+	// diff says the probe should see (prediction); Disagrees flags a
+	// measurement that contradicts it.
+	Predicted string `json:"predicted,omitempty"`
+	Disagrees bool   `json:"disagrees,omitempty"`
 }
 
 func newComparison(path, old, new string, c stats.Comparison) Comparison {
@@ -458,6 +463,9 @@ func (r *Report) verdicts() {
 				for _, c := range p.Comparisons {
 					if c.Old == d.Old && c.New == d.New {
 						c.Probe = p.Title + ", " + p.Mode
+						var measurable bool
+						c.Predicted, measurable = prediction(d, line, c.Path, p.Stress)
+						c.Disagrees = disagrees(c, measurable)
 						v.Measured = append(v.Measured, c)
 					}
 				}
@@ -465,4 +473,42 @@ func (r *Report) verdicts() {
 			r.Verdicts = append(r.Verdicts, v)
 		}
 	}
+}
+
+// prediction is what the static diff says a probe of the two layouts
+// should see for one path at one line size, where the object starts on a
+// line (the probe's phase): a change where the path's falsely shared
+// lines differ, or, with the writers unthrottled, where its lines do;
+// none otherwise, since an extra line that a rate-limited writer (the
+// 250/s tick) invalidates costs the reader one miss per write.
+func prediction(d render.DiffDocument, line int64, path string, stress bool) (string, bool) {
+	for _, row := range d.Rows {
+		if row.Path != path || row.Line != line || row.Phase != 0 {
+			continue
+		}
+		o, n := row.Old, row.New
+		switch {
+		case o.FalseLines != n.FalseLines:
+			return fmt.Sprintf("falsely shared lines %d → %d: a change", o.FalseLines, n.FalseLines), true
+		case len(o.Lines) == len(n.Lines) && o.Blocks128 == n.Blocks128:
+			return "the same lines and blocks: no change", false
+		case stress:
+			return fmt.Sprintf("lines %d → %d, 128-byte blocks %d → %d, beside unthrottled writers: a change", len(o.Lines), len(n.Lines), o.Blocks128, n.Blocks128), true
+		}
+		return fmt.Sprintf("lines %d → %d, 128-byte blocks %d → %d, none shared falsely; at the writers' rates each extra line costs a miss per write: no measurable change", len(o.Lines), len(n.Lines), o.Blocks128, n.Blocks128), false
+	}
+	return "", false
+}
+
+// disagrees reports whether a measurement contradicts the prediction: a
+// significant change where none was predicted, or none where one was,
+// from samples that could have seen a change of a fifth.
+func disagrees(c Comparison, measurable bool) bool {
+	if c.Predicted == "" {
+		return false
+	}
+	if !measurable {
+		return c.Significant
+	}
+	return !c.Significant && c.MDE != nil && *c.MDE <= 0.2
 }

@@ -33,7 +33,7 @@ func Text(w io.Writer, r *Report) error {
 	for _, v := range r.Verdicts {
 		para(&b, fmt.Sprintf("%s -> %s at %d B: static %s.", v.Old, v.New, v.Line, strings.ToUpper(v.Static)))
 		for _, m := range v.Measured {
-			para(&b, fmt.Sprintf("  measured (%s) for %s: %s (%s).", m.Probe, m.Path, m.Text, m.Evidence()))
+			para(&b, fmt.Sprintf("  measured (%s) for %s: %s (%s).%s", m.Probe, m.Path, m.Text, m.Evidence(), m.predictionText()))
 		}
 		if len(v.Measured) == 0 {
 			para(&b, "  not measured at this line size.")
@@ -247,6 +247,19 @@ func (pr PredictedRow) text() string {
 func orDash(s string) string {
 	if s == "" {
 		return "-"
+	}
+	return s
+}
+
+// predictionText sets a verdict's measurement beside the prediction: "
+// Predicted: ...", flagged where they disagree.
+func (c Comparison) predictionText() string {
+	if c.Predicted == "" {
+		return ""
+	}
+	s := " Predicted: " + c.Predicted + "."
+	if c.Disagrees {
+		s += " DISAGREES with the measurement."
 	}
 	return s
 }
