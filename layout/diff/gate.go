@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -25,7 +26,12 @@ path gains, and always under -strict.`
 // PathChange is what a comparison did to one path: its cost before and
 // after in the case where it changed most.
 type PathChange struct {
-	Path        string
+	Path string
+	// What is the path's own summary, from a note written as the
+	// built-in models write theirs ("ktime_get_raw_ts64(),
+	// kernel/time/timekeeping.c, v6.1: CLOCK_MONOTONIC_RAW, ..."):
+	// CLOCK_MONOTONIC_RAW; empty for other notes.
+	What        string
 	Rate        string // "hot" or "250/s"
 	Hot         bool
 	Worse       bool // costs more in some case; else less in some and more in none
@@ -90,7 +96,7 @@ func (r *Result) Judge(strict bool) *Judgement {
 	better := map[int64]bool{}
 	for _, name := range r.PathNames() {
 		p := paths[name]
-		c := PathChange{Path: name, Rate: p.RateString(), Hot: p.Rate == access.Hot, Outweighed: true}
+		c := PathChange{Path: name, What: summary(p.Doc), Rate: p.RateString(), Hot: p.Rate == access.Hot, Outweighed: true}
 		var changed bool
 		delta := 0
 		for _, row := range r.Rows {
@@ -135,10 +141,25 @@ func (r *Result) Judge(strict bool) *Judgement {
 	return j
 }
 
+// noteSummary matches a note "function(), file, version: what, ...".
+var noteSummary = regexp.MustCompile(`[A-Za-z_0-9]+\(\)[^:]*, v[0-9][^:]*: ([^,;]+)`)
+
+// summary is what a path's note says it is, in a few words.
+func summary(doc string) string {
+	if m := noteSummary.FindStringSubmatch(doc); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	return ""
+}
+
 // String words a change in the gate's terms: "tick, 250/s, at 64 B/0:
 // lines 5 → 9, 128-byte blocks 3 → 5; outweighed by the hot paths' gain".
 func (c PathChange) String() string {
-	s := fmt.Sprintf("%s, %s, at %d B/%d: %s", c.Path, c.Rate, c.Line, c.Phase, strings.Join(c.Changes, ", "))
+	name := c.Path
+	if c.What != "" {
+		name += " (" + c.What + ")"
+	}
+	s := fmt.Sprintf("%s, %s, at %d B/%d: %s", name, c.Rate, c.Line, c.Phase, strings.Join(c.Changes, ", "))
 	switch {
 	case c.Outweighed:
 		s += "; outweighed by the hot paths' gain"

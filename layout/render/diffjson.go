@@ -33,6 +33,7 @@ type DiffDocument struct {
 // DiffChange is a path's change as the gate weighs it (diff.PathChange).
 type DiffChange struct {
 	Path       string   `json:"path"`
+	What       string   `json:"what"`
 	Rate       string   `json:"rate"`
 	Worse      bool     `json:"worse"`
 	Outweighed bool     `json:"outweighed"`
@@ -93,7 +94,7 @@ func NewDiffDocument(r *diff.Result) DiffDocument {
 			Verdict: row.Verdict.String(), Changes: nonNilS(row.Changes)})
 	}
 	for _, c := range r.Judgement.Changes {
-		d.Gate = append(d.Gate, DiffChange{Path: c.Path, Rate: c.Rate, Worse: c.Worse, Outweighed: c.Outweighed,
+		d.Gate = append(d.Gate, DiffChange{Path: c.Path, What: c.What, Rate: c.Rate, Worse: c.Worse, Outweighed: c.Outweighed,
 			Line: c.Line, Phase: c.Phase, Old: c.Old, New: c.New, Changes: nonNilS(c.Changes)})
 	}
 	for _, m := range r.Moves {
