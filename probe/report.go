@@ -43,7 +43,7 @@ func WriteSweep(w io.Writer, r *SweepResult) error {
 	case in.Distance < 0:
 		fmt.Fprintf(&b, "\ndestructive-interference distance: more than %d bytes: the writer is slower at every distance measured.\n", r.Points[len(r.Points)-1].Distance)
 	case in.Distance == 0:
-		b.WriteString("\ndestructive-interference distance: none measured: the writer is never significantly slower than at the far control.\n")
+		b.WriteString("\ndestructive-interference distance: none measured: the writer is never significantly slower than at the far control,\nnot even with the reader on its own line, which slows a writer on every cache-coherent host: the rounds were too\nnoisy to tell (other work on these CPUs?). Run it again on a quiet machine.\n")
 	default:
 		fmt.Fprintf(&b, "\ndestructive-interference distance: %d bytes (the writer is significantly slower below it, and never from it on).\n", in.Distance)
 		if in.Distance > 64 && in.Distance%128 == 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,6 +40,11 @@ func TestMain(m *testing.M) {
 // txtar archive per behaviour, in the manner of cmd/go's script tests.
 func TestScripts(t *testing.T) {
 	goEnv := goEnv(t, "GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT", "GOPROXY", "GOFLAGS")
+	// The C source of the kernel structs, for scripts that compile it.
+	kernelfacts, err := filepath.Abs(filepath.Join("..", "..", "internal", "kernelfacts", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
@@ -48,6 +54,7 @@ func TestScripts(t *testing.T) {
 			for k, v := range goEnv {
 				env.Setenv(k, v)
 			}
+			env.Setenv("KERNELFACTS", kernelfacts)
 			env.Setenv("GOPROXY", "off")
 			env.Setenv("GOTOOLCHAIN", "local")
 			return nil

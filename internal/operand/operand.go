@@ -214,7 +214,14 @@ func (f *Config) sidecar() (*access.Sidecar, error) {
 		}
 		return nil
 	}
-	if f.PathsFile != "" {
+	switch {
+	case slices.Contains(structs.Names(), f.PathsFile):
+		sec, err := f.modelSection(f.PathsFile)
+		if err != nil {
+			return nil, err
+		}
+		sc.Sections = append(sc.Sections, sec)
+	case f.PathsFile != "":
 		if err := read(f.PathsFile); err != nil {
 			return nil, err
 		}
@@ -231,6 +238,40 @@ func (f *Config) sidecar() (*access.Sidecar, error) {
 		}
 	}
 	return sc, nil
+}
+
+// modelSection is -paths MODEL: the access paths of a built-in model, for
+// the struct it describes as a kernel build's DWARF gives it, matched by
+// member name.
+func (f *Config) modelSection(model string) (*access.Section, error) {
+	arch := structs.Archs[0]
+	if archs := SplitList(f.Arch); len(archs) > 0 {
+		arch = archs[0]
+	}
+	paths, err := structs.Paths(model, arch)
+	if err != nil {
+		return nil, err
+	}
+	sec := &access.Section{Pos: "-paths " + model}
+	for _, p := range paths {
+		c := *p
+		c.Pos = "-paths " + model
+		sec.Paths = append(sec.Paths, &c)
+	}
+	return sec, nil
+}
+
+// missingMembers lists the members the paths name that a struct lacks.
+func missingMembers(paths []*access.Path, s *layout.Struct) []string {
+	var out []string
+	for _, p := range paths {
+		for _, a := range p.Accesses {
+			if s.Field(a.Member) == nil && !slices.Contains(out, a.Member) {
+				out = append(out, a.Member)
+			}
+		}
+	}
+	return out
 }
 
 // loadELF adds the structs of every -elf file, with the access paths the
@@ -303,6 +344,11 @@ func (f *Config) elfPaths(structs []*layout.Struct) (map[*layout.Struct][]*acces
 			secs = append(secs, sec)
 		}
 		for _, sec := range secs {
+			if model, ok := strings.CutPrefix(sec.Pos, "-paths "); ok {
+				if missing := missingMembers(sec.Paths, s); len(missing) > 0 {
+					return nil, fmt.Errorf("-paths %s: %s lacks %s, which the model's paths name (give the paths of this struct in a paths file)", model, s.Name, strings.Join(missing, ", "))
+				}
+			}
 			s.Align = max(s.Align, sec.Align)
 			s.PaddedTo = max(s.PaddedTo, sec.Padded)
 			for _, p := range sec.Paths {

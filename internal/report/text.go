@@ -69,7 +69,7 @@ func Text(w io.Writer, r *Report) error {
 		case d < 0:
 			para(&b, "The writer is slower at every distance measured.")
 		case d == 0:
-			para(&b, "The writer is never significantly slower than at the far control.")
+			para(&b, "The writer is never significantly slower than at the far control, not even with the reader on its own line, which slows a writer on every cache-coherent host: the rounds were too noisy to tell (other work on these CPUs?). Run it again on a quiet machine.")
 		default:
 			para(&b, fmt.Sprintf("Destructive-interference distance: %d bytes (%d rounds).", d, r.Sweep.Rounds))
 		}
