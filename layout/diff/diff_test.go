@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/diff"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/structs"
@@ -11,13 +13,17 @@ import (
 
 var lines = []int64{64, 128}
 
+// analyze analyses a built-in model or scenario at the test's line sizes.
 func analyze(t *testing.T, name string) *sharing.ObjectAnalysis {
 	t.Helper()
-	s, err := structs.Lookup(name, "amd64")
-	if err != nil {
-		t.Fatal(err)
+	var s *layout.Struct
+	var paths []*access.Path
+	var err error
+	if structs.IsScenario(name) {
+		s, paths, err = structs.Scenario(name, "amd64")
+	} else if s, err = structs.Lookup(name, "amd64"); err == nil {
+		paths, err = structs.Paths(name, "amd64")
 	}
-	paths, err := structs.Paths(name, "amd64")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,18 +213,7 @@ func TestGate(t *testing.T) {
 // objects, so it touched 11 lines at 64 B (5 of tk_core, 5 of the shadow,
 // the lock's), and 9 from v6.13, where both are members of tk_data.
 func TestScenarioV613(t *testing.T) {
-	scenario := func(name string) *sharing.ObjectAnalysis {
-		s, paths, err := structs.Scenario(name, "amd64")
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := sharing.Analyze([]*sharing.Object{{Layout: s, Paths: paths}}, lines)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &a.Objects[0]
-	}
-	r, err := diff.Compare(scenario("tk@v6.1"), scenario("tk@v6.13"), lines)
+	r, err := diff.Compare(analyze(t, "tk@v6.1"), analyze(t, "tk@v6.13"), lines)
 	if err != nil {
 		t.Fatal(err)
 	}
