@@ -33,17 +33,14 @@ func seeds(t testing.TB) map[string][]byte {
 	return out
 }
 
-// loadBytes writes data to a file and loads it with panics let through,
-// checking that an error is one line naming the file.
-func loadBytes(t *testing.T, dir string, data []byte) {
+// loadBytes loads data from memory with panics let through, checking
+// that an error is one line naming the input.
+func loadBytes(t *testing.T, data []byte) {
 	t.Helper()
-	path := filepath.Join(dir, "input.o")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	structs, _, err := Load(path, Options{})
+	const name = "input.o"
+	structs, _, err := LoadBytes(name, data, Options{})
 	if err != nil {
-		if msg := err.Error(); !strings.HasPrefix(msg, path+": ") || strings.Contains(msg, "\n") {
+		if msg := err.Error(); !strings.HasPrefix(msg, name+": ") || strings.Contains(msg, "\n") {
 			t.Fatalf("error is not one line naming the file: %q", msg)
 		}
 		return
@@ -76,17 +73,16 @@ func TestSeeds(t *testing.T) {
 // file. (go test -fuzz FuzzLoad explores further.)
 func TestCorrupt(t *testing.T) {
 	noCatch(t)
-	dir := t.TempDir()
 	for name, data := range seeds(t) {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			for n := 0; n < len(data); n += 13 {
-				loadBytes(t, dir, data[:n])
+				loadBytes(t, data[:n])
 			}
 			for i := 0; i < len(data); i += 7 {
 				for _, x := range []byte{0xff, 0x80, 0x01} {
 					c := append([]byte(nil), data...)
 					c[i] ^= x
-					loadBytes(t, dir, c)
+					loadBytes(t, c)
 				}
 			}
 		})
@@ -103,7 +99,7 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		noCatch(t)
-		loadBytes(t, t.TempDir(), data)
+		loadBytes(t, data)
 	})
 }
 

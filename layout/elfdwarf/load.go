@@ -1,6 +1,7 @@
 package elfdwarf
 
 import (
+	"bytes"
 	"debug/dwarf"
 	"errors"
 	"fmt"
@@ -54,6 +55,27 @@ func Load(path string, opts Options) (structs []*layout.Struct, notes []string, 
 	if err != nil {
 		return nil, nil, err
 	}
+	return load(f, opts)
+}
+
+// LoadBytes is Load of an ELF file held in memory, named name in errors.
+func LoadBytes(name string, data []byte, opts Options) (structs []*layout.Struct, notes []string, err error) {
+	if catchPanics {
+		defer func() {
+			if r := recover(); r != nil {
+				structs, notes = nil, nil
+				err = fmt.Errorf("%s: corrupt DWARF (%v); rebuild the file with -g", name, r)
+			}
+		}()
+	}
+	f, err := read(name, bytes.NewReader(data), opts.Arch)
+	if err != nil {
+		return nil, nil, err
+	}
+	return load(f, opts)
+}
+
+func load(f *file, opts Options) ([]*layout.Struct, []string, error) {
 	defer f.close()
 	l := &loader{
 		f:       f,

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -39,35 +40,50 @@ func open(path, arch string) (*file, error) {
 		osf.Close()
 		return nil, fmt.Errorf("%s: a directory, not an ELF file (give an object or binary built with -g)", path)
 	}
-	ef, err := elf.NewFile(osf)
+	f, err := read(path, osf, arch)
+	if err != nil {
+		osf.Close()
+		return nil, err
+	}
+	f.os = osf
+	return f, nil
+}
+
+// read reads an ELF file and its DWARF from r; name is the file's, for
+// errors.
+func read(name string, r io.ReaderAt, arch string) (*file, error) {
+	ef, err := elf.NewFile(r)
 	if err != nil {
 		var magic [4]byte
-		_, rerr := osf.ReadAt(magic[:], 0)
-		osf.Close()
-		if rerr == nil && string(magic[:]) == elf.ELFMAG {
-			return nil, fmt.Errorf("%s: truncated or corrupt ELF file (%v); rebuild it", path, oneLine(err.Error()))
+		if _, rerr := r.ReadAt(magic[:], 0); rerr == nil && string(magic[:]) == elf.ELFMAG {
+			return nil, fmt.Errorf("%s: truncated or corrupt ELF file (%v); rebuild it", name, oneLine(err.Error()))
 		}
-		return nil, fmt.Errorf("%s: not an ELF file; give an object, binary or vmlinux built with -g", path)
+		return nil, fmt.Errorf("%s: not an ELF file; give an object, binary or vmlinux built with -g", name)
 	}
-	f := &file{path: path, os: osf, elf: ef, bigEndian: ef.ByteOrder == binary.BigEndian}
+	f := &file{path: name, elf: ef, bigEndian: ef.ByteOrder == binary.BigEndian}
 	f.arch, f.maxAlign = target(ef)
 	if arch != "" && arch != f.arch {
-		f.close()
-		return nil, fmt.Errorf("%s: an ELF file for %s, not %s (drop -arch: the file decides)", path, f.arch, arch)
+		ef.Close()
+		return nil, fmt.Errorf("%s: an ELF file for %s, not %s (drop -arch: the file decides)", name, f.arch, arch)
 	}
 	if ef.Section(".debug_info") == nil && ef.Section(".zdebug_info") == nil {
-		f.close()
-		return nil, fmt.Errorf("%s: no DWARF debug info (build it with -g; stripped files have none)", path)
+		ef.Close()
+		return nil, fmt.Errorf("%s: no DWARF debug info (build it with -g; stripped files have none)", name)
 	}
 	f.dw, err = ef.DWARF()
 	if err != nil {
-		f.close()
-		return nil, corrupt(path, err)
+		ef.Close()
+		return nil, corrupt(name, err)
 	}
 	return f, nil
 }
 
-func (f *file) close() { f.elf.Close(); f.os.Close() }
+func (f *file) close() {
+	f.elf.Close()
+	if f.os != nil {
+		f.os.Close()
+	}
+}
 
 // corrupt wraps an error from debug/elf or debug/dwarf about the file's
 // contents.
