@@ -1,6 +1,8 @@
 package elfdwarf
 
 import (
+	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,5 +133,40 @@ func TestErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), tc.path) {
 			t.Errorf("Load(%s, %+v): %v, want an error naming the file with %q", tc.path, tc.opts, err, tc.want)
 		}
+	}
+}
+
+// TestLineTableSane: the line tables of the seeds pass; a DWARF 5 header
+// whose file count its length cannot hold does not, so that the loader
+// never hands it to debug/dwarf's LineReader, which would allocate and
+// read as many entries as it says.
+func TestLineTableSane(t *testing.T) {
+	for name, data := range seeds(t) {
+		f, err := read(name, bytes.NewReader(data), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sec := lineSection(f)
+		if sec == nil || !lineTableSane(sec, 0, f.elf.ByteOrder) {
+			t.Errorf("%s: the line table is not sane", name)
+		}
+		f.close()
+	}
+	// unit_length, version 5, address and selector sizes, header_length,
+	// five fixed bytes, opcode_base 1; one directory format (path,
+	// string) and one directory "d"; one file format and 2^40 files.
+	hdr := []byte{5, 0, 8, 0, 0, 0, 0, 0, 1, 1, 1, 0xfb, 14, 1, 1, 1, 0x08, 1, 'd', 0, 1, 1, 0x08, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}
+	binary.LittleEndian.PutUint32(hdr[4:], uint32(len(hdr)-8))
+	table := binary.LittleEndian.AppendUint32(nil, uint32(len(hdr)))
+	table = append(table, hdr...)
+	if lineTableSane(table, 0, binary.LittleEndian) {
+		t.Error("a header claiming 2^40 files in a few bytes passes")
+	}
+	// The same header with one file "f" passes.
+	ok := append(append([]byte(nil), hdr[:23]...), 1, 'f', 0)
+	binary.LittleEndian.PutUint32(ok[4:], uint32(len(ok)-8))
+	good := append(binary.LittleEndian.AppendUint32(nil, uint32(len(ok))), ok...)
+	if !lineTableSane(good, 0, binary.LittleEndian) {
+		t.Error("a header with one directory and one file fails")
 	}
 }

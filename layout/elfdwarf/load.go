@@ -494,13 +494,17 @@ func (l *loader) doc(d *die) string {
 func (l *loader) declFile(u *unit, idx int64) string {
 	if !u.filesOK {
 		u.filesOK = true
-		if lr, err := l.f.dw.LineReader(u.entry); err == nil && lr != nil {
-			for _, f := range lr.Files() {
-				name := ""
-				if f != nil {
-					name = f.Name
+		// A line table whose counts its size cannot hold is not read:
+		// reading it would take as long as the counts say.
+		if l.f.lineTableOK(u) {
+			if lr, err := l.f.dw.LineReader(u.entry); err == nil && lr != nil {
+				for _, f := range lr.Files() {
+					name := ""
+					if f != nil {
+						name = f.Name
+					}
+					u.files = append(u.files, name)
 				}
-				u.files = append(u.files, name)
 			}
 		}
 	}

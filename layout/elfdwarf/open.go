@@ -24,6 +24,9 @@ type file struct {
 	// arm64 (long double, __int128).
 	maxAlign  int64
 	bigEndian bool
+	// line is .debug_line, read when first needed (lineRead).
+	line     []byte
+	lineRead bool
 }
 
 // open opens path and its DWARF. arch, when not empty, must name the
