@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/gosrc"
 	"github.com/mglayout/mglayout/layout/placement"
 )
 
@@ -194,19 +195,10 @@ func (c *checker) padArrayType(tn types.Object, s *layout.Struct, pad *layout.Fi
 
 // structOf returns the struct type expression declaring tn.
 func (c *checker) structOf(tn types.Object) *ast.StructType {
-	for _, file := range c.pass.Files {
-		for _, decl := range file.Decls {
-			gen, ok := decl.(*ast.GenDecl)
-			if !ok || gen.Tok != token.TYPE {
-				continue
-			}
-			for _, spec := range gen.Specs {
-				ts := spec.(*ast.TypeSpec)
-				if c.pass.TypesInfo.Defs[ts.Name] == tn {
-					st, _ := ts.Type.(*ast.StructType)
-					return st
-				}
-			}
+	for _, ts := range gosrc.TypeSpecs(c.pass.Files) {
+		if c.pass.TypesInfo.Defs[ts.Name] == tn {
+			st, _ := ts.Type.(*ast.StructType)
+			return st
 		}
 	}
 	return nil

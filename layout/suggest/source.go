@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/gosrc"
 )
 
 // Files are the Go sources that declare a layout's types.
@@ -95,18 +96,9 @@ func (r *Result) padsIn(parent int) map[int]int64 {
 }
 
 func findStruct(files *Files, name string) *ast.StructType {
-	for _, f := range files.Files {
-		for _, d := range f.Decls {
-			gen, ok := d.(*ast.GenDecl)
-			if !ok || gen.Tok != token.TYPE {
-				continue
-			}
-			for _, spec := range gen.Specs {
-				ts := spec.(*ast.TypeSpec)
-				if st, ok := ts.Type.(*ast.StructType); ok && ts.Name.Name == name {
-					return st
-				}
-			}
+	for _, ts := range gosrc.TypeSpecs(files.Files) {
+		if st, ok := ts.Type.(*ast.StructType); ok && ts.Name.Name == name {
+			return st
 		}
 	}
 	return nil

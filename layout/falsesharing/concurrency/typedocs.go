@@ -1,13 +1,13 @@
 package concurrency
 
 import (
-	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/mglayout/mglayout/layout/gosrc"
 )
 
 // What the package's doc comments say of its types: that one goroutine
@@ -23,25 +23,16 @@ func (b *builder) notConcurrentTypes() map[types.Object]bool {
 // what says looks for.
 func (b *builder) typesDocumented(says func(doc string) bool) map[types.Object]bool {
 	out := map[types.Object]bool{}
-	for _, file := range b.files {
-		for _, decl := range file.Decls {
-			gen, ok := decl.(*ast.GenDecl)
-			if !ok || gen.Tok != token.TYPE {
-				continue
-			}
-			for _, spec := range gen.Specs {
-				ts := spec.(*ast.TypeSpec)
-				doc := ts.Doc
-				if doc == nil && len(gen.Specs) == 1 {
-					doc = gen.Doc
-				}
-				if doc == nil || !says(doc.Text()) {
-					continue
-				}
-				if obj := b.info.Defs[ts.Name]; obj != nil {
-					out[obj] = true
-				}
-			}
+	for gen, ts := range gosrc.TypeSpecs(b.files) {
+		doc := ts.Doc
+		if doc == nil && len(gen.Specs) == 1 {
+			doc = gen.Doc
+		}
+		if doc == nil || !says(doc.Text()) {
+			continue
+		}
+		if obj := b.info.Defs[ts.Name]; obj != nil {
+			out[obj] = true
 		}
 	}
 	return out
