@@ -40,8 +40,12 @@ func suggestFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	load.Register(fs)
 	force := fs.Bool("force", false, "reorder structs marked structs.HostLayout too")
 	return func(ctx *cli.Context, args []string) error {
+		cfg := load.Config(ctx)
+		if len(args) == 0 && cfg.Vars != "" && len(cfg.ELF) == 1 {
+			args = []string{""} // the -var of the one -elf file
+		}
 		if len(args) != 1 {
-			return cli.Usagef("want one type or model (e.g. mglayout suggest tk_core@v6.1)")
+			return cli.Usagef("want one type or model (e.g. mglayout suggest tk_core@v6.1), or -elf FILE -var NAME")
 		}
 		lines, err := out.LineSizes()
 		if err != nil {
@@ -52,7 +56,7 @@ func suggestFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		} else if f != "text" {
 			return cli.Usagef("suggest writes Go source and text only; drop -format %s", f)
 		}
-		set, err := load.Config(ctx).LoadOne(args[0])
+		set, err := cfg.LoadOne(args[0])
 		if err != nil {
 			return err
 		}

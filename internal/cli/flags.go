@@ -49,11 +49,12 @@ type Operands struct {
 	cfg operand.Config
 }
 
-// Register declares -arch, -type, -tags, -elf, -path and -paths on fs.
+// Register declares -arch, -type, -tags, -var, -elf, -path and -paths on fs.
 func (f *Operands) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.cfg.Arch, "arch", "", "comma-separated GOARCHes to size Go types for, several at once (default the host's; kernel models: amd64)")
 	fs.StringVar(&f.cfg.Types, "type", "", "comma-separated struct types to use (T or import/path.T); default all")
 	fs.StringVar(&f.cfg.Tags, "tags", "", "comma-separated build tags for loading Go packages")
+	fs.StringVar(&f.cfg.Vars, "var", "", "comma-separated variables of the -elf file whose structs to use, named after the variable and aligned as it is (e.g. the anonymous struct of tk_core)")
 	fs.Var(listFlag{&f.cfg.ELF}, "elf", "read C or Go structs from the DWARF of ELF `FILE` (an object, binary or vmlinux built with -g); repeatable: diff takes two, OLD and NEW")
 	fs.Var(listFlag{&f.cfg.PathSpecs}, "path", "an access path `SPEC` for the -elf struct, as in //mglayout:path ('NAME [cpus=N] [rate=N/s] OP=member,...'), or @FILE for a paths file; repeatable")
 	fs.StringVar(&f.cfg.PathsFile, "paths", "", "a paths `FILE` for -elf structs: [TypeName] sections of access paths and align/padded lines (see the README)")

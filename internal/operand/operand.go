@@ -28,6 +28,7 @@ import (
 // layouts.
 type Config struct {
 	Arch, Types, Tags string   // comma-separated lists, as the flags give them
+	Vars              string   // -var: comma-separated variables of -elf files
 	ELF               []string // -elf files
 	PathsFile         string   // -paths
 	PathSpecs         []string // -path specs, or @FILE
@@ -281,6 +282,9 @@ func (f *Config) loadELF(set *Set) error {
 		if f.PathsFile != "" || len(f.PathSpecs) > 0 {
 			return fmt.Errorf("-paths and -path give access paths to structs read with -elf; Go types declare theirs with //mglayout:path")
 		}
+		if f.Vars != "" {
+			return fmt.Errorf("-var %s names variables of an -elf file; give the file with -elf FILE", f.Vars)
+		}
 		return nil
 	}
 	var all []*layout.Struct
@@ -309,7 +313,7 @@ func (f *Config) readELF(name string, types []string) ([]*layout.Struct, error) 
 	if len(archs) > 1 {
 		return nil, fmt.Errorf("-arch names one GOARCH with -elf (the file's); drop it or give one")
 	}
-	opts := elfdwarf.Options{Types: types}
+	opts := elfdwarf.Options{Types: types, Vars: SplitList(f.Vars)}
 	if len(archs) == 1 {
 		opts.Arch = archs[0]
 	}
@@ -369,7 +373,11 @@ func (f *Config) elfPaths(structs []*layout.Struct) (map[*layout.Struct][]*acces
 
 // elfStruct loads one struct from one ELF file, with its access paths.
 func (f *Config) elfStruct(file, typ string) (*Set, error) {
-	structs, err := f.readELF(file, []string{typ})
+	var types []string
+	if typ != "" {
+		types = []string{typ}
+	}
+	structs, err := f.readELF(file, types)
 	if err != nil {
 		return nil, err
 	}
@@ -413,11 +421,16 @@ func (f *Config) ELFPair(args []string) ([2]*sharing.Object, error) {
 	var files, types [2]string
 	switch {
 	case len(f.ELF) == 2 && len(args) == 0:
-		t := SplitList(f.Types)
-		if len(t) != 1 {
-			return sides, fmt.Errorf("with two -elf files, name the struct to compare with one -type (e.g. -type tk_core_v6_1)")
+		t, v := SplitList(f.Types), SplitList(f.Vars)
+		switch {
+		case len(t) == 1 && len(v) == 0:
+			types = [2]string{t[0], t[0]}
+		case len(t) == 0 && len(v) == 1:
+			// The variable's struct in each (elfStruct with no type).
+		default:
+			return sides, fmt.Errorf("with two -elf files, name the struct to compare with one -type (e.g. -type tk_core_v6_1) or one -var (e.g. -var tk_core)")
 		}
-		files, types = [2]string{f.ELF[0], f.ELF[1]}, [2]string{t[0], t[0]}
+		files = [2]string{f.ELF[0], f.ELF[1]}
 	case len(f.ELF) == 2 && len(args) == 2:
 		files, types = [2]string{f.ELF[0], f.ELF[1]}, [2]string{args[0], args[1]}
 	case len(f.ELF) == 1 && len(args) == 2:

@@ -18,6 +18,10 @@ type Options struct {
 	// structs, or Go type names (import/path.T, pkg.T or T); nil reads
 	// every named struct.
 	Types []string
+	// Vars names variables whose types to read, named after the
+	// variable and aligned as it is (an anonymous struct has no other
+	// name); with Vars and no Types, no other struct is read.
+	Vars []string
 	// Arch, when set, is the GOARCH-style name of the architecture the
 	// caller expects (amd64, arm64, 386, ...); Load fails for a file of
 	// another one. The layouts carry the file's architecture either way.
@@ -84,6 +88,7 @@ func load(f *file, opts Options) ([]*layout.Struct, []string, error) {
 		exact:   map[string]bool{},
 		unions:  map[string]bool{},
 	}
+	l.vars, l.varsFound, l.varKinds = opts.Vars, map[string]bool{}, map[string]string{}
 	for _, t := range opts.Types {
 		if t = strings.TrimSpace(strings.ReplaceAll(t, ", ", ",")); t != "" {
 			l.want = append(l.want, t)
@@ -99,6 +104,11 @@ func load(f *file, opts Options) ([]*layout.Struct, []string, error) {
 type loader struct {
 	f    *file
 	want []string // the requested names; none: every named struct
+	vars []string // the requested variables
+	// varsFound are the variables laid out, varKinds what the others
+	// hold when it is no struct.
+	varsFound map[string]bool
+	varKinds  map[string]string
 
 	extra map[dwarf.Offset]*die // type entries read out of order, for the current unit
 	rr    *dwarf.Reader         // reads entries out of order
@@ -250,6 +260,9 @@ func (l *loader) read(out chan<- readResult, quit <-chan struct{}) {
 			fail(fmt.Errorf("%s entry at %#x outside a compile unit", e.Tag, e.Offset))
 			return
 		}
+		if e.Tag == dwarf.TagVariable && len(l.vars) > 0 {
+			l.noteVar(e, u)
+		}
 		if !isType(e.Tag) {
 			// Functions, variables and what they hold: types declared
 			// inside functions are not read.
@@ -314,8 +327,8 @@ func (l *loader) get(off dwarf.Offset, u *unit) (*die, error) {
 	return d, nil
 }
 
-// finish builds the selected structs that unit u defines, then forgets
-// its entries.
+// finish builds the selected structs that unit u defines and the types
+// of the requested variables it declares, then forgets its entries.
 func (l *loader) finish(u *unit) error {
 	// A typedef names the anonymous struct it stands for (typedef struct
 	// {...} atomic64_t); a request may name a typedef of a named struct.
@@ -389,6 +402,9 @@ func (l *loader) finish(u *unit) error {
 			l.matched[a], l.exact[a] = true, true
 		}
 	}
+	if err := l.finishVars(u); err != nil {
+		return err
+	}
 	clear(l.elems)
 	clear(l.directs)
 	clear(l.names)
@@ -400,7 +416,7 @@ func (l *loader) finish(u *unit) error {
 // answers to its full name, to pkg.T and to T.
 func (l *loader) selects(name string, u *unit) (string, bool) {
 	if len(l.want) == 0 {
-		return name, true
+		return name, len(l.vars) == 0
 	}
 	for _, w := range l.want {
 		if name == w || u.isGo() && (strings.HasSuffix(name, "."+w) || strings.HasSuffix(name, "/"+w)) {
@@ -413,11 +429,16 @@ func (l *loader) selects(name string, u *unit) (string, bool) {
 // done reports whether every request has been answered by a struct of
 // exactly its name, so that the rest of the file cannot change the result.
 func (l *loader) done() bool {
-	if len(l.want) == 0 {
+	if len(l.want) == 0 && len(l.vars) == 0 {
 		return false
 	}
 	for _, w := range l.want {
 		if !l.exact[w] {
+			return false
+		}
+	}
+	for _, v := range l.vars {
+		if !l.varsFound[v] {
 			return false
 		}
 	}
@@ -439,9 +460,17 @@ func (l *loader) result() ([]*layout.Struct, []string, error) {
 		}
 		return nil, nil, fmt.Errorf("%s: no struct %s in its DWARF (mglayout layout -elf %s lists those it has)", l.f.path, strings.Join(missing, ", "), l.f.path)
 	}
-	if len(l.want) > 0 {
+	if err := l.varsMissing(); err != nil {
+		return nil, nil, err
+	}
+	if len(l.want) > 0 || len(l.vars) > 0 {
+		// Types in the order asked, then variables in theirs.
+		order := slices.Clone(l.want)
+		for _, v := range l.vars {
+			order = append(order, varRequest+v)
+		}
 		slices.SortStableFunc(l.out, func(a, b built) int {
-			return slices.Index(l.want, a.request) - slices.Index(l.want, b.request)
+			return slices.Index(order, a.request) - slices.Index(order, b.request)
 		})
 	}
 	structs := make([]*layout.Struct, len(l.out))

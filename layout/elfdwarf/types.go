@@ -50,6 +50,8 @@ type unit struct {
 	dies     map[dwarf.Offset]*die
 	structs  []dwarf.Offset
 	typedefs []dwarf.Offset
+	// vars are the unit's variables that a request names.
+	vars []varRef
 }
 
 func (u *unit) isGo() bool { return u.lang == langGo }

@@ -1,0 +1,81 @@
+package elfdwarf
+
+import (
+	"debug/dwarf"
+	"fmt"
+	"slices"
+)
+
+// varRef is a variable a request names, as its compile unit declares
+// it: the type it holds and the alignment the declaration asks for
+// (DW_AT_alignment: the kernel's ____cacheline_aligned on the variable).
+type varRef struct {
+	name  string
+	typ   dwarf.Offset
+	align int64
+}
+
+// noteVar keeps a compile unit's variable that a request names.
+func (l *loader) noteVar(e *dwarf.Entry, u *unit) {
+	name, _ := e.Val(dwarf.AttrName).(string)
+	if name == "" || !slices.Contains(l.vars, name) {
+		return
+	}
+	typ, ok := e.Val(dwarf.AttrType).(dwarf.Offset)
+	if !ok {
+		return
+	}
+	align, _ := e.Val(dwarf.AttrAlignment).(int64)
+	u.vars = append(u.vars, varRef{name, typ, align})
+}
+
+// finishVars lays out the type of each requested variable the unit
+// declares, named after the variable, aligned as the variable is: an
+// anonymous struct variable (the kernel's tk_core) has no other name.
+func (l *loader) finishVars(u *unit) error {
+	for _, v := range u.vars {
+		if l.varsFound[v.name] {
+			continue
+		}
+		d, err := l.get(v.typ, u)
+		for i := 0; err == nil && d != nil && d.hasTyp && (d.tag == dwarf.TagTypedef || d.tag == dwarf.TagConstType || d.tag == dwarf.TagVolatileType) && i < maxDepth; i++ {
+			d, err = l.get(d.typ, u)
+		}
+		if err != nil {
+			return corrupt(l.f.path, fmt.Errorf("variable %s: %v", v.name, err))
+		}
+		if d == nil || d.tag != dwarf.TagStructType || d.decl {
+			l.varKinds[v.name] = "not a struct"
+			if d != nil && d.tag == dwarf.TagUnionType {
+				l.varKinds[v.name] = "a union"
+			}
+			continue
+		}
+		s, err := l.build(d, v.name)
+		if err != nil {
+			return corrupt(l.f.path, fmt.Errorf("variable %s: %v", v.name, err))
+		}
+		s.Align = max(s.Align, v.align)
+		l.out = append(l.out, built{varRequest + v.name, s})
+		l.varsFound[v.name] = true
+	}
+	return nil
+}
+
+// varRequest prefixes a variable's request among the built layouts.
+const varRequest = "var "
+
+// varsMissing returns the error for requested variables the file lacks,
+// or whose type is not a struct; nil when every one was found.
+func (l *loader) varsMissing() error {
+	for _, v := range l.vars {
+		switch {
+		case l.varsFound[v]:
+		case l.varKinds[v] != "":
+			return fmt.Errorf("%s: variable %s is %s; -var names variables that hold a struct (name the struct with -type)", l.f.path, v, l.varKinds[v])
+		default:
+			return fmt.Errorf("%s: no variable %s in its DWARF (nm %s lists its symbols; a variable the compiler dropped has none)", l.f.path, v, l.f.path)
+		}
+	}
+	return nil
+}
