@@ -22,10 +22,12 @@ reviewer would: what moved, which members a path now finds on separate
 lines, and whether the sharing with their writer is true (padding cannot
 remove it) or false (padding can).
 
-OLD and NEW are each a built-in model (tk_core@v6.1), a Go type
-(import/path.T, or ./dir.T), or a file written by layout -json. With -elf,
-they are structs read from DWARF: diff -elf old.o -elf new.o -type T
-compares T before and after, with the access paths of -paths.
+OLD and NEW are each a built-in model (tk_core@v6.1) or scenario (tk@v6.1:
+a version's objects whole, matched by role), a Go type (import/path.T, or
+./dir.T), or a file written by layout -json. With -elf, they are structs
+read from DWARF: diff -elf old.o -elf new.o -type T (or -var V, the struct
+a variable holds) compares it before and after, with the access paths of
+-paths (a paths file, or a model's: -paths tk_core@v6.1).
 
 Exit status 1 if the change regresses at any line size: the CI gate for
 "this padding change does not hurt 64-byte platforms". The rule:

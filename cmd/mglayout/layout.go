@@ -20,8 +20,11 @@ func init() {
 in, for every requested line size at once, in the manner of pahole.
 
 The arguments are built-in kernel models (mglayout layout tk_core@v6.1) or
-Go package patterns (mglayout layout ./... -type T). With none, it prints
-every built-in model: ` + strings.Join(structs.Names(), ", ") + `.
+scenarios, or Go package patterns (mglayout layout ./... -type T). With
+none, it prints every built-in model: ` + strings.Join(structs.Names(), ", ") + `.
+The scenarios, each a version's objects laid out as one: ` + strings.Join(structs.ScenarioNames(), ", ") + `.
+With -elf FILE, the structs of its DWARF: those -type names, and with -var
+the struct each named variable holds, named and aligned after it.
 
 Go types are sized by go/types with the compiler's rules for each GOARCH
 in -arch; the kernel models are modelled for amd64 and arm64.`
