@@ -50,8 +50,7 @@ type unit struct {
 	dies     map[dwarf.Offset]*die
 	structs  []dwarf.Offset
 	typedefs []dwarf.Offset
-	// vars are the unit's variables that a request names.
-	vars []varRef
+	vars     []varRef // the unit's variables that a request names
 }
 
 func (u *unit) isGo() bool { return u.lang == langGo }
