@@ -90,7 +90,11 @@ func (s *Struct) LinesAt(line, phase int64) int64 {
 // given its guaranteed alignment: only 0 when it is aligned to at least a
 // line, otherwise every multiple of the alignment below the line size. A
 // 64-byte-aligned kernel object on a 128-byte line may start at 0 or 64.
+// A placed object starts where its address says.
 func (s *Struct) Phases(line int64) []int64 {
+	if s.Placed {
+		return []int64{int64(s.Address % uint64(line))}
+	}
 	step := min(max(s.Align, 1), line)
 	var phases []int64
 	for p := int64(0); p < line; p += step {

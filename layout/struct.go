@@ -84,6 +84,14 @@ func (f *Field) End() int64 { return f.Offset + f.Size }
 // Aggregate reports whether the field's members follow it in the list.
 func (f *Field) Aggregate() bool { return f.Kind == KindStruct || f.Kind == KindUnion }
 
+// Neighbour is a symbol beside a placed variable: its name, its offset
+// from the variable's address (negative before it), and its size.
+type Neighbour struct {
+	Name   string
+	Offset int64
+	Size   int64
+}
+
 // Struct is the layout of one type (or one object of a type) for one
 // architecture.
 type Struct struct {
@@ -114,6 +122,13 @@ type Struct struct {
 	// Doc says where the layout comes from (kernel version and commit for
 	// the built-in models, file:line for Go types).
 	Doc string
+	// Placed is set for a variable of an image whose symbol table gives
+	// its Address: the one phase it has at each line size. Neighbours
+	// are the symbols beside it within a 128-byte line of its first
+	// and last bytes.
+	Placed     bool
+	Address    uint64
+	Neighbours []Neighbour
 
 	index   map[string]int // Path → index in Fields, built by Field
 	indexed *Field         // &Fields[0] when index was built

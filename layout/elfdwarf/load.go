@@ -474,9 +474,14 @@ func (l *loader) result() ([]*layout.Struct, []string, error) {
 		})
 	}
 	structs := make([]*layout.Struct, len(l.out))
+	var vars []*layout.Struct
 	for i, b := range l.out {
 		structs[i] = b.s
+		if strings.HasPrefix(b.request, varRequest) {
+			vars = append(vars, b.s)
+		}
 	}
+	l.place(vars)
 	return structs, l.notes, nil
 }
 

@@ -2,8 +2,11 @@ package elfdwarf
 
 import (
 	"debug/dwarf"
+	"debug/elf"
 	"fmt"
 	"slices"
+
+	"github.com/mglayout/mglayout/layout"
 )
 
 // varRef is a variable a request names, as its compile unit declares
@@ -78,4 +81,52 @@ func (l *loader) varsMissing() error {
 		}
 	}
 	return nil
+}
+
+// neighbourLine is the widest line the neighbours of a placed variable
+// are looked for in: 128 bytes, the arm64 LLC's and the adjacent-line
+// prefetcher's pair.
+const neighbourLine = 128
+
+// place gives the layouts of variables the file's symbol table has their
+// addresses, and the symbols within a 128-byte line of their first and
+// last bytes. An object file's addresses are offsets in its sections,
+// which the linker moves: only an executable or a vmlinux is placed.
+func (l *loader) place(structs []*layout.Struct) {
+	if len(l.vars) == 0 || l.f.elf.Type == elf.ET_REL {
+		return
+	}
+	syms, err := l.f.elf.Symbols()
+	if err != nil {
+		return
+	}
+	for _, s := range structs {
+		i := slices.IndexFunc(syms, func(sym elf.Symbol) bool {
+			return sym.Name == s.Name && elf.ST_TYPE(sym.Info) == elf.STT_OBJECT && sym.Section != elf.SHN_UNDEF
+		})
+		if i < 0 {
+			continue
+		}
+		v := syms[i]
+		s.Placed, s.Address = true, v.Value
+		lo := v.Value - v.Value%neighbourLine
+		hi := v.Value + max(v.Size, uint64(s.Size))
+		hi += (neighbourLine - hi%neighbourLine) % neighbourLine
+		for j, sym := range syms {
+			if j == i || elf.ST_TYPE(sym.Info) != elf.STT_OBJECT || sym.Section != v.Section || sym.Size == 0 {
+				continue
+			}
+			end := sym.Value + sym.Size
+			if end <= lo || sym.Value >= hi || sym.Value >= v.Value && sym.Value < v.Value+uint64(s.Size) {
+				continue
+			}
+			// Only what shares the first or the last line.
+			firstEnd, lastStart := lo+neighbourLine, hi-neighbourLine
+			if sym.Value >= firstEnd && end <= lastStart {
+				continue
+			}
+			s.Neighbours = append(s.Neighbours, layout.Neighbour{Name: sym.Name, Offset: int64(sym.Value - v.Value), Size: int64(sym.Size)})
+		}
+		slices.SortFunc(s.Neighbours, func(a, b layout.Neighbour) int { return int(a.Offset - b.Offset) })
+	}
 }

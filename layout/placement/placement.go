@@ -104,11 +104,11 @@ func declared(s *layout.Struct, line int64) Placement {
 	} else if s.Source == layout.SourceGo {
 		why = "//mglayout:align"
 	}
-	return Placement{
-		Context: Declared,
-		Phases:  s.Phases(line),
-		Reason:  fmt.Sprintf("aligned to %d (%s)", s.Align, why),
+	reason := fmt.Sprintf("aligned to %d (%s)", s.Align, why)
+	if s.Placed {
+		reason = fmt.Sprintf("at %#x (the symbol table)", s.Address)
 	}
+	return Placement{Context: Declared, Phases: s.Phases(line), Reason: reason}
 }
 
 // arch holds what placement needs to know of a GOARCH.

@@ -31,6 +31,10 @@ type JSONStruct struct {
 	PaddedTo    int64              `json:"padded_to,omitempty"`
 	Pointers    bool               `json:"pointers,omitempty"`
 	Doc         string             `json:"doc,omitempty"`
+	// Address and Neighbours are a placed variable's (layout.Struct):
+	// where the symbol table puts it, and the symbols beside it.
+	Address    *uint64         `json:"address,omitempty"`
+	Neighbours []JSONNeighbour `json:"neighbours,omitempty"`
 	// Paths are the access paths, so that check and diff can read the
 	// document back.
 	Paths []JSONPath `json:"paths,omitempty"`
@@ -56,6 +60,13 @@ type JSONField struct {
 	Elem []JSONField `json:"elem,omitempty"`
 }
 
+// JSONNeighbour is a symbol beside a placed variable (layout.Neighbour).
+type JSONNeighbour struct {
+	Name   string `json:"name"`
+	Offset int64  `json:"offset"`
+	Size   int64  `json:"size"`
+}
+
 type JSONHole struct {
 	Offset int64 `json:"offset"`
 	Size   int64 `json:"size"`
@@ -77,6 +88,14 @@ func NewJSONDocument(structs []*layout.Struct, paths map[*layout.Struct][]*acces
 			PaddedTo:    s.PaddedTo,
 			Pointers:    s.Pointers,
 			Doc:         s.Doc,
+		}
+		if s.Placed {
+			addr := s.Address
+			js.Address = &addr
+			js.Neighbours = []JSONNeighbour{}
+			for _, n := range s.Neighbours {
+				js.Neighbours = append(js.Neighbours, JSONNeighbour(n))
+			}
 		}
 		for _, p := range paths[s] {
 			js.Paths = append(js.Paths, NewJSONPath(p))

@@ -65,6 +65,12 @@ func structFromJSON(js JSONStruct) (*layout.Struct, error) {
 	}
 	s := &layout.Struct{Name: js.Name, Source: js.Source, Arch: js.Arch, Size: js.Size, Align: js.Align,
 		PaddedTo: js.PaddedTo, Pointers: js.Pointers, Doc: js.Doc}
+	if js.Address != nil {
+		s.Placed, s.Address = true, *js.Address
+		for _, n := range js.Neighbours {
+			s.Neighbours = append(s.Neighbours, layout.Neighbour(n))
+		}
+	}
 	fields, err := fieldsFromJSON(js.Fields, s)
 	if err != nil {
 		return nil, err

@@ -110,6 +110,13 @@ func markdownStruct(b *strings.Builder, s *layout.Struct, o Options) {
 	tail := s.TailPadding(-1)
 	fmt.Fprintf(b, "\nSize %d bytes, aligned to %d; lines: %s; %s, %d %s of tail padding. Phases: %s.\n",
 		s.Size, s.Align, strings.Join(counts, ", "), holeText, tail, plural(int(tail), "byte", "bytes"), phaseSummary(s, o.Lines))
+	if s.Placed {
+		fmt.Fprintf(b, "\nAt `%#x` (the symbol table).", s.Address)
+		if n := neighboursText(s, o.Lines); n != "" {
+			fmt.Fprintf(b, " On its first and last lines: %s.", n)
+		}
+		b.WriteString("\n")
+	}
 }
 
 func plural(n int, one, many string) string {

@@ -119,7 +119,14 @@ func textStruct(b *strings.Builder, s *layout.Struct, o Options) {
 	if len(lastLine) > 0 {
 		fmt.Fprintf(b, "\t/* last cacheline: %s */\n", strings.Join(lastLine, ", "))
 	}
-	fmt.Fprintf(b, "\t/* phases: %s (object aligned to %d) */\n", phaseSummary(s, o.Lines), s.Align)
+	if s.Placed {
+		fmt.Fprintf(b, "\t/* at %#x (the symbol table): phase %s */\n", s.Address, phaseSummary(s, o.Lines))
+		if n := neighboursText(s, o.Lines); n != "" {
+			fmt.Fprintf(b, "\t/* on its first and last lines: %s */\n", n)
+		}
+	} else {
+		fmt.Fprintf(b, "\t/* phases: %s (object aligned to %d) */\n", phaseSummary(s, o.Lines), s.Align)
+	}
 	switch natural := naturalAlign(s); {
 	case s.Align > natural:
 		fmt.Fprintf(b, "} __attribute__((__aligned__(%d)));\n", s.Align)
@@ -332,4 +339,32 @@ func synopsis(doc string) string {
 		}
 	}
 	return para
+}
+
+// neighboursText names a placed variable's neighbours with their offsets
+// and sizes and the line sizes at which they share its first or last
+// line: "tick_nsec +288 (8 bytes; 64, 128 B)".
+func neighboursText(s *layout.Struct, lines []int64) string {
+	var out []string
+	for _, n := range s.Neighbours {
+		var at []string
+		for _, l := range lines {
+			if sharesEdgeLine(s, n, l) {
+				at = append(at, fmt.Sprint(l))
+			}
+		}
+		if len(at) > 0 {
+			out = append(out, fmt.Sprintf("%s %+d (%d bytes; %s B)", n.Name, n.Offset, n.Size, strings.Join(at, ", ")))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// sharesEdgeLine reports whether a neighbour shares the first or the last
+// line of the size with a placed variable.
+func sharesEdgeLine(s *layout.Struct, n layout.Neighbour, line int64) bool {
+	phase := int64(s.Address % uint64(line))
+	first, last := -phase, (phase+s.Size-1)/line*line-phase // the lines' starts, from the variable
+	overlaps := func(start int64) bool { return n.Offset < start+line && start < n.Offset+n.Size }
+	return overlaps(first) || overlaps(last)
 }
