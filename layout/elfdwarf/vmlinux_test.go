@@ -2,7 +2,13 @@ package elfdwarf
 
 import (
 	"flag"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/mglayout/mglayout/layout"
 )
 
 var vmlinux = flag.String("vmlinux", "", "a Debian debug vmlinux of 6.1 (testdata/fetch-vmlinux.sh DIR fetches one) for TestVmlinux")
@@ -10,8 +16,8 @@ var vmlinux = flag.String("vmlinux", "", "a Debian debug vmlinux of 6.1 (testdat
 // TestVmlinux reads tk_core from a real kernel: an anonymous struct
 // variable whose 64-byte alignment is on the variable, laid out as
 // Thomas Gleixner quoted pahole in January 2023 (seq 0 4, timekeeper 8
-// 280), with xtime_sec at 120 (kernel_truth.md §1.2). Behind a flag: the
-// file is 590 MB.
+// 280), with xtime_sec at 120 (kernel_truth.md §1.2), at the address nm
+// gives, with tick_nsec 288 bytes on. Behind a flag: the file is 590 MB.
 func TestVmlinux(t *testing.T) {
 	if *vmlinux == "" {
 		t.Skip("needs -vmlinux PATH (testdata/fetch-vmlinux.sh DIR downloads Debian's 6.1 debug kernel)")
@@ -26,6 +32,19 @@ func TestVmlinux(t *testing.T) {
 	s := structs[0]
 	if s.Name != "tk_core" || s.Size != 288 || s.Align != 64 {
 		t.Errorf("%s: %d bytes aligned to %d, want tk_core, 288 and 64", s.Name, s.Size, s.Align)
+	}
+	// The address nm gives, and tick_nsec on the last line, 288 bytes on.
+	if out, err := exec.Command("nm", *vmlinux).Output(); err == nil {
+		for line := range strings.Lines(string(out)) {
+			if f := strings.Fields(line); len(f) == 3 && f[2] == "tk_core" {
+				if addr, _ := strconv.ParseUint(f[0], 16, 64); !s.Placed || s.Address != addr {
+					t.Errorf("tk_core at %#x (placed %v), nm says %#x", s.Address, s.Placed, addr)
+				}
+			}
+		}
+	}
+	if !slices.ContainsFunc(s.Neighbours, func(n layout.Neighbour) bool { return n.Name == "tick_nsec" && n.Offset == 288 }) {
+		t.Errorf("neighbours %+v, want tick_nsec at +288", s.Neighbours)
 	}
 	for _, m := range []struct {
 		path         string
