@@ -4,7 +4,6 @@ import (
 	"embed"
 	"fmt"
 	"go/ast"
-	"go/doc"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -152,6 +151,3 @@ func Lookup(name, arch string) (*layout.Struct, error) {
 	}
 	return nil, fmt.Errorf("unknown model %q (the built-in models are %s; the scenarios %s)", name, strings.Join(Names(), ", "), strings.Join(ScenarioNames(), ", "))
 }
-
-// Synopsis returns the first sentence of a model's documentation.
-func Synopsis(s *layout.Struct) string { return new(doc.Package).Synopsis(s.Doc) }

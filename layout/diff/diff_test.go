@@ -200,7 +200,7 @@ func TestGate(t *testing.T) {
 	}
 	for _, c := range g.Judgement.Changes {
 		if c.Worse && (!c.Hot || c.Outweighed) {
-			t.Errorf("2023 padding: %s", c)
+			t.Errorf("2023 padding: %+v", c)
 		}
 	}
 	if !g.Regressed() {

@@ -1,9 +1,7 @@
 package diff
 
 import (
-	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/mglayout/mglayout/layout/access"
@@ -57,16 +55,6 @@ type Judgement struct {
 
 // Regressed reports whether the change fails the gate.
 func (j *Judgement) Regressed() bool { return len(j.RegressedAt) > 0 }
-
-// Worse returns the changes of paths that cost more, regressions or not.
-func (j *Judgement) Worse() []PathChange {
-	return slices.DeleteFunc(slices.Clone(j.Changes), func(c PathChange) bool { return !c.Worse })
-}
-
-// Better returns the changes of paths that cost less.
-func (j *Judgement) Better() []PathChange {
-	return slices.DeleteFunc(slices.Clone(j.Changes), func(c PathChange) bool { return c.Worse })
-}
 
 // cost is a path's cost in one case.
 func cost(f Figures, line int64) int {
@@ -150,23 +138,4 @@ func summary(doc string) string {
 		return strings.TrimSpace(m[1])
 	}
 	return ""
-}
-
-// String words a change in the gate's terms: "tick, 250/s, at 64 B/0:
-// lines 5 → 9, 128-byte blocks 3 → 5; outweighed by the hot paths' gain".
-func (c PathChange) String() string {
-	name := c.Path
-	if c.What != "" {
-		name += " (" + c.What + ")"
-	}
-	s := fmt.Sprintf("%s, %s, at %d B/%d: %s", name, c.Rate, c.Line, c.Phase, strings.Join(c.Changes, ", "))
-	switch {
-	case c.Outweighed:
-		s += "; outweighed by the hot paths' gain"
-	case c.Worse:
-		s += "; worse"
-	default:
-		s += "; better"
-	}
-	return s
 }

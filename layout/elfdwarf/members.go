@@ -334,10 +334,3 @@ func kindOf(r resolved) layout.Kind {
 	}
 	return layout.KindScalar
 }
-
-func join(prefix, name string) string {
-	if prefix == "" {
-		return name
-	}
-	return prefix + "." + name
-}

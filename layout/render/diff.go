@@ -26,7 +26,7 @@ func DiffText(w io.Writer, r *diff.Result) error {
 	if changes := r.Judgement.Changes; len(changes) > 0 {
 		b.WriteString("\nGate (mglayout help diff states the rule):\n")
 		for _, c := range changes {
-			for i, line := range textfmt.Wrap(c.String(), 76) {
+			for i, line := range textfmt.Wrap(gateLine(c), 76) {
 				fmt.Fprintf(&b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 			}
 		}
@@ -299,4 +299,24 @@ func figuresCell(f diff.Figures, line int64) string {
 
 func countLines(n int) string {
 	return fmt.Sprintf("%d %s", n, plural(n, "line", "lines"))
+}
+
+// gateLine words a path's change in the gate's terms: "tick (the tick
+// writer), 250/s, at 64 B/0: lines 5 → 9, 128-byte blocks 3 → 5;
+// outweighed by the hot paths' gain".
+func gateLine(c diff.PathChange) string {
+	name := c.Path
+	if c.What != "" {
+		name += " (" + c.What + ")"
+	}
+	s := fmt.Sprintf("%s, %s, at %d B/%d: %s", name, c.Rate, c.Line, c.Phase, strings.Join(c.Changes, ", "))
+	switch {
+	case c.Outweighed:
+		s += "; outweighed by the hot paths' gain"
+	case c.Worse:
+		s += "; worse"
+	default:
+		s += "; better"
+	}
+	return s
 }

@@ -28,6 +28,6 @@ func Holm(family []Comparison) {
 		running = max(running, min(1, float64(m-k)*c.RawP))
 		c.P = running
 		c.Tests = m
-		c.MDE = mde(c.old, c.new, c.Alpha/float64(m))
+		c.MDE = mde(c.N1, c.N2, c.spread, c.Alpha/float64(m))
 	}
 }

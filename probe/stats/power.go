@@ -10,30 +10,33 @@ import (
 // times in five.
 const Power = 0.8
 
-// mde is the smallest relative change of the old sample's median that a
-// Mann-Whitney test of samples of these sizes and spread would find
-// significant at level alpha with probability Power. It is the t test's,
-// with the spread of the two samples pooled
-// from their median absolute deviations (robust to the outliers a shared
-// machine produces), and widens it by the Mann-Whitney test's asymptotic
-// efficiency against the t test on normal samples (3/π). +Inf when no
-// change could be seen: the exact test of samples this small cannot
-// reach alpha at all.
-func mde(old, new []float64, alpha float64) float64 {
+// relSpread is the spread of the difference of two samples' centres,
+// relative to the old one's median m1: the t test's standard error with
+// the spread of the two samples pooled from their median absolute
+// deviations (robust to the outliers a shared machine produces), widened
+// by the Mann-Whitney test's asymptotic efficiency against the t test on
+// normal samples (3/π). +Inf where it cannot be told.
+func relSpread(old, new []float64, m1, m2 float64) float64 {
 	n1, n2 := len(old), len(new)
+	if n1 < 2 || n2 < 2 || m1 == 0 {
+		return math.Inf(1)
+	}
+	s1, s2 := robustSD(old, m1), robustSD(new, m2)
+	pooled := math.Sqrt((float64(n1-1)*s1*s1 + float64(n2-1)*s2*s2) / float64(n1+n2-2))
+	return pooled * math.Sqrt(1/float64(n1)+1/float64(n2)) / math.Sqrt(3/math.Pi) / math.Abs(m1)
+}
+
+// mde is the smallest relative change that a Mann-Whitney test of
+// samples of these sizes and relative spread (relSpread) would find
+// significant at level alpha with probability Power. +Inf when no change
+// could be seen: the exact test of samples this small cannot reach alpha
+// at all.
+func mde(n1, n2 int, spread, alpha float64) float64 {
 	if n1 < 2 || n2 < 2 || minP(n1, n2) > alpha {
 		return math.Inf(1)
 	}
-	m := median(old)
-	if m == 0 {
-		return math.Inf(1)
-	}
-	s1, s2 := robustSD(old), robustSD(new)
-	pooled := math.Sqrt((float64(n1-1)*s1*s1 + float64(n2-1)*s2*s2) / float64(n1+n2-2))
 	df := float64(n1 + n2 - 2)
-	z := tQuantile(1-alpha/2, df) + tQuantile(Power, df)
-	shift := z * pooled * math.Sqrt(1/float64(n1)+1/float64(n2)) / math.Sqrt(3/math.Pi)
-	return shift / math.Abs(m)
+	return (tQuantile(1-alpha/2, df) + tQuantile(Power, df)) * spread
 }
 
 // minP is the smallest two-sided p-value the exact Mann-Whitney test of
@@ -51,10 +54,9 @@ func lgamma(n int) float64 {
 }
 
 // robustSD estimates a sample's standard deviation from its median
-// absolute deviation, scaled to agree with the standard deviation on
+// absolute deviation around its median m, scaled to agree with the standard deviation on
 // normal samples.
-func robustSD(xs []float64) float64 {
-	m := median(xs)
+func robustSD(xs []float64, m float64) float64 {
 	dev := make([]float64, len(xs))
 	for i, x := range xs {
 		dev[i] = math.Abs(x - m)

@@ -71,8 +71,8 @@ type Comparison struct {
 	// these samples would have shown significant with probability
 	// Power (+Inf when none could be).
 	MDE float64
-	// old and new are the samples, for Holm's MDE at its level.
-	old, new []float64
+	// spread is relSpread, for Holm's MDE at its level.
+	spread float64
 }
 
 // Significant reports whether the samples differ at the threshold.
@@ -138,8 +138,7 @@ func pct(f float64) string {
 func Compare(old, new []float64) Comparison {
 	s1, s2 := benchmath.NewSample(old, &thresholds), benchmath.NewSample(new, &thresholds)
 	c := benchmath.AssumeNothing.Compare(s1, s2)
-	out := Comparison{P: c.P, RawP: c.P, Tests: 1, Alpha: c.Alpha, N1: c.N1, N2: c.N2, old: old, new: new}
-	out.MDE = mde(old, new, c.Alpha)
+	out := Comparison{P: c.P, RawP: c.P, Tests: 1, Alpha: c.Alpha, N1: c.N1, N2: c.N2}
 	for _, w := range c.Warnings {
 		out.Warnings = append(out.Warnings, w.Error())
 	}
@@ -147,5 +146,7 @@ func Compare(old, new []float64) Comparison {
 	if m1 != 0 {
 		out.Delta = m2/m1 - 1
 	}
+	out.spread = relSpread(old, new, m1, m2)
+	out.MDE = mde(out.N1, out.N2, out.spread, c.Alpha)
 	return out
 }
