@@ -2,6 +2,7 @@ package elfdwarf
 
 import (
 	"bytes"
+	"debug/elf"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -149,6 +150,11 @@ func TestLineTableSane(t *testing.T) {
 		sec := lineSection(f)
 		if sec == nil || !lineTableSane(sec, 0, f.elf.ByteOrder) {
 			t.Errorf("%s: the line table is not sane", name)
+		}
+		if s := f.elf.Section(".debug_line"); s != nil && s.Flags&elf.SHF_COMPRESSED == 0 {
+			if unit := lineUnit(s, 0, f.elf.ByteOrder); unit == nil || !lineTableSane(unit, 0, f.elf.ByteOrder) {
+				t.Errorf("%s: the line table read a unit at a time is not sane", name)
+			}
 		}
 		f.close()
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"debug/dwarf"
+	"debug/elf"
 	"encoding/binary"
 	"io"
 )
@@ -16,6 +17,12 @@ func (f *file) lineTableOK(u *unit) bool {
 	if !ok {
 		return false
 	}
+	// An uncompressed section is read a unit at a time, where it lies;
+	// a compressed one is inflated once.
+	if sec := f.elf.Section(".debug_line"); sec != nil && sec.Flags&elf.SHF_COMPRESSED == 0 {
+		unit := lineUnit(sec, off, f.elf.ByteOrder)
+		return unit != nil && lineTableSane(unit, 0, f.elf.ByteOrder)
+	}
 	if !f.lineRead {
 		f.lineRead = true
 		f.line = lineSection(f)
@@ -23,8 +30,35 @@ func (f *file) lineTableOK(u *unit) bool {
 	return lineTableSane(f.line, off, f.elf.ByteOrder)
 }
 
-// lineSection returns the file's .debug_line, decompressed: from a
-// SHF_COMPRESSED section as debug/elf does, or from GNU's .zdebug_line
+// lineUnit reads the line table at off of an uncompressed section: its
+// length, then that many bytes (fewer where the section ends first).
+func lineUnit(sec *elf.Section, off int64, order binary.ByteOrder) []byte {
+	size := int64(sec.Size)
+	if off < 0 || off+4 > size {
+		return nil
+	}
+	var head [12]byte
+	n, _ := sec.ReadAt(head[:min(12, size-off)], off)
+	total := 4 + int64(order.Uint32(head[:]))
+	if order.Uint32(head[:]) == 0xffffffff {
+		if n < 12 {
+			return nil
+		}
+		total = 12 + int64(order.Uint64(head[4:]))
+	}
+	if total < 0 || total > size-off {
+		total = size - off
+	}
+	unit := make([]byte, total)
+	if _, err := sec.ReadAt(unit, off); err != nil {
+		return nil
+	}
+	return unit
+}
+
+// lineSection returns the whole of the file's line tables, inflated where
+// compressed (lineTableOK reads an uncompressed one a unit at a time
+// instead): a SHF_COMPRESSED .debug_line as debug/elf does, or GNU's .zdebug_line
 // ("ZLIB", the size, then the zlib stream). Nil when there is none or it
 // cannot be read.
 func lineSection(f *file) []byte {
