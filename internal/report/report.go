@@ -476,28 +476,31 @@ func (r *Report) verdicts() {
 }
 
 // prediction is what the static diff says a probe of the two layouts
-// should see for one path at one line size, where the object starts on a
-// line (the probe's phase): a change where the path's falsely shared
+// should see for one path at one line size, at the first phase the
+// objects can start at (where the probe places them): a change where the path's falsely shared
 // lines differ, or, with the writers unthrottled, where its lines do;
 // none otherwise, since an extra line that a rate-limited writer (the
 // 250/s tick) invalidates costs the reader one miss per write.
 func prediction(d render.DiffDocument, line int64, path string, stress bool) (string, bool) {
-	for _, row := range d.Rows {
-		if row.Path != path || row.Line != line || row.Phase != 0 {
-			continue
+	var at *render.DiffRow
+	for i, row := range d.Rows {
+		if row.Path == path && row.Line == line && (at == nil || row.Phase < at.Phase) {
+			at = &d.Rows[i]
 		}
-		o, n := row.Old, row.New
-		switch {
-		case o.FalseLines != n.FalseLines:
-			return fmt.Sprintf("falsely shared lines %d → %d: a change", o.FalseLines, n.FalseLines), true
-		case len(o.Lines) == len(n.Lines) && o.Blocks128 == n.Blocks128:
-			return "the same lines and blocks: no change", false
-		case stress:
-			return fmt.Sprintf("lines %d → %d, 128-byte blocks %d → %d, beside unthrottled writers: a change", len(o.Lines), len(n.Lines), o.Blocks128, n.Blocks128), true
-		}
-		return fmt.Sprintf("lines %d → %d, 128-byte blocks %d → %d, none shared falsely; at the writers' rates each extra line costs a miss per write: no measurable change", len(o.Lines), len(n.Lines), o.Blocks128, n.Blocks128), false
 	}
-	return "", false
+	if at == nil {
+		return "", false
+	}
+	o, n := at.Old, at.New
+	switch {
+	case o.FalseLines != n.FalseLines:
+		return fmt.Sprintf("falsely shared lines %d → %d: a change", o.FalseLines, n.FalseLines), true
+	case len(o.Lines) == len(n.Lines) && o.Blocks128 == n.Blocks128:
+		return "the same lines and blocks: no change", false
+	case stress:
+		return fmt.Sprintf("lines %d → %d, 128-byte blocks %d → %d, beside unthrottled writers: a change", len(o.Lines), len(n.Lines), o.Blocks128, n.Blocks128), true
+	}
+	return fmt.Sprintf("lines %d → %d, 128-byte blocks %d → %d, none shared falsely; at the writers' rates each extra line costs a miss per write: no measurable change", len(o.Lines), len(n.Lines), o.Blocks128, n.Blocks128), false
 }
 
 // disagrees reports whether a measurement contradicts the prediction: a
