@@ -253,7 +253,7 @@ func (f *Config) modelSection(model string) (*access.Section, error) {
 	if err != nil {
 		return nil, err
 	}
-	sec := &access.Section{Pos: "-paths " + model}
+	sec := &access.Section{Pos: "-paths " + model, Model: model}
 	for _, p := range paths {
 		c := *p
 		c.Pos = "-paths " + model
@@ -348,9 +348,9 @@ func (f *Config) elfPaths(structs []*layout.Struct) (map[*layout.Struct][]*acces
 			secs = append(secs, sec)
 		}
 		for _, sec := range secs {
-			if model, ok := strings.CutPrefix(sec.Pos, "-paths "); ok {
+			if sec.Model != "" {
 				if missing := missingMembers(sec.Paths, s); len(missing) > 0 {
-					return nil, fmt.Errorf("-paths %s: %s lacks %s, which the model's paths name (give the paths of this struct in a paths file)", model, s.Name, strings.Join(missing, ", "))
+					return nil, fmt.Errorf("-paths %s: %s lacks %s, which the model's paths name (give the paths of this struct in a paths file)", sec.Model, s.Name, strings.Join(missing, ", "))
 				}
 			}
 			s.Align = max(s.Align, sec.Align)

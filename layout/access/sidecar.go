@@ -32,6 +32,9 @@ type Section struct {
 	Padded int64  // 0 when not given
 	Paths  []*Path
 	Pos    string // file:line of the header
+	// Model names the built-in model whose paths these are (-paths
+	// MODEL), which a struct must have every member of.
+	Model string
 }
 
 // ParseSidecar reads a sidecar; name is the file's name for positions and
