@@ -113,11 +113,7 @@ func (c *checker) headPad(f *finding, s *layout.Struct, after *layout.Field, lin
 		return analysis.TextEdit{}, "", false
 	}
 	text := fmt.Sprintf("_ [%d]byte // keeps the previous object off the %d-byte line of the members below\n", n, line)
-	at := field.Pos()
-	if field.Doc != nil {
-		at = field.Doc.Pos()
-	}
-	return c.lineEdit(at, text, token.NoPos), fmt.Sprintf("%d bytes of padding before %s", n, first.Path), true
+	return c.editBefore(field, text), fmt.Sprintf("%d bytes of padding before %s", n, first.Path), true
 }
 
 // withHeadPad adds headPad's edit to a fix that puts a line pad before
@@ -248,11 +244,17 @@ func (c *checker) padElementFix(f *finding, arr *layout.Field, elem, line int64)
 
 // insertBefore inserts a line of source before a field, indented like it.
 func (c *checker) insertBefore(field *ast.Field, text, message string) []analysis.SuggestedFix {
+	return []analysis.SuggestedFix{{Message: message, TextEdits: []analysis.TextEdit{c.editBefore(field, text)}}}
+}
+
+// editBefore is the edit inserting a line before a field, above its doc
+// comment.
+func (c *checker) editBefore(field *ast.Field, text string) analysis.TextEdit {
 	at := field.Pos()
 	if field.Doc != nil {
 		at = field.Doc.Pos()
 	}
-	return []analysis.SuggestedFix{{Message: message, TextEdits: []analysis.TextEdit{c.lineEdit(at, text, token.NoPos)}}}
+	return c.lineEdit(at, text, token.NoPos)
 }
 
 // lineEdit inserts text as a line of its own before pos, with the
