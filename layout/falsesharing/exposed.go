@@ -31,6 +31,10 @@ func (c *checker) checkExposed(o object, s *layout.Struct, arch string, cs *shar
 	head := leadingRun(s)
 	stride, _ := placement.Stride(s)
 	for _, m := range members {
+		// Before a head run, the previous object of the size class is
+		// taken to be of the type: its members there are the ones the
+		// run was padded against.
+		headSteady := !element && stride > 0 && slices.Contains(head, m) && c.steadyHead(o, m)
 		for _, l := range cs.Lines {
 			if !l.Exposed() || !slices.ContainsFunc(l.Members, func(leaf string) bool { return concurrency.Within(leaf, m) }) {
 				continue
@@ -41,10 +45,7 @@ func (c *checker) checkExposed(o object, s *layout.Struct, arch string, cs *shar
 				before = !onlyPadding(s, s.Size-l.ExposedBefore, s.Size)
 				after = !onlyPadding(s, 0, l.ExposedAfter)
 			} else {
-				// Before a head run, the previous object of the size
-				// class is taken to be of the type: its members there
-				// are the ones the run was padded against.
-				if slices.Contains(head, m) && stride > 0 && l.ExposedBefore > 0 && c.steadyHead(o, m) {
+				if headSteady && l.ExposedBefore > 0 {
 					previous = c.steadilyUsed(o, s, stride-l.ExposedBefore, stride)
 				}
 				before = (leading || len(previous) > 0) && l.ExposedBefore > 0
