@@ -85,20 +85,15 @@ const maxImplementations = 3
 // that an interface call of method m may run, or none when there are
 // more than maxImplementations.
 func (b *builder) implementations(iface types.Type, m *types.Func) []*ssa.Function {
-	key := implKey{iface.String(), m.Name()}
+	key := implKey{iface, m.Name()}
 	if fs, ok := b.impls[key]; ok {
 		return fs
 	}
 	it, ok := iface.Underlying().(*types.Interface)
 	var out []*ssa.Function
-	scope := b.pkg.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, isType := scope.Lookup(name).(*types.TypeName)
-		if !ok || !isType || tn.IsAlias() || b.interest != nil && !b.interest(tn) {
-			continue
-		}
-		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
-			continue
+	for _, tn := range b.implementers() {
+		if !ok {
+			break
 		}
 		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
 			if types.Implements(t, it) {
@@ -116,4 +111,31 @@ func (b *builder) implementations(iface types.Type, m *types.Func) []*ssa.Functi
 	return out
 }
 
-type implKey struct{ iface, method string }
+// implementers returns the package's named types of interest that are
+// not generic, in name order: those whose methods an interface call
+// may run. They are found once.
+func (b *builder) implementers() []*types.TypeName {
+	if b.implTypes != nil {
+		return b.implTypes
+	}
+	b.implTypes = []*types.TypeName{}
+	scope := b.pkg.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, isType := scope.Lookup(name).(*types.TypeName)
+		if !isType || tn.IsAlias() || b.interest != nil && !b.interest(tn) {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+			continue
+		}
+		b.implTypes = append(b.implTypes, tn)
+	}
+	return b.implTypes
+}
+
+// implKey is an interface method; an interface type met twice as two
+// values is found twice.
+type implKey struct {
+	iface  types.Type
+	method string
+}

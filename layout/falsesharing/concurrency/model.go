@@ -125,15 +125,31 @@ type Model struct {
 	// notConcurrent holds the types whose doc says they are not safe for
 	// concurrent use.
 	notConcurrent map[types.Object]bool
-	// byObj indexes the operations' accesses by the object they reach,
-	// in the operations' order; touches memoises Touches.
-	byObj   map[types.Object][]opAccess
+	// byTop indexes the operations' accesses by the object they reach
+	// and the top-level member of their path, which is all a member's
+	// touches can be among, in the operations' order; touches memoises
+	// Touches.
+	byTop   map[topKey][]opAccess
 	touches map[touchKey][]Touch
 }
 
 type opAccess struct {
 	op *Op
 	a  *Access
+}
+
+type topKey struct {
+	obj types.Object
+	top string
+}
+
+// top returns the top-level member of a member path: "a" of "a.b" and
+// of "a[].b".
+func top(path string) string {
+	if i := strings.IndexAny(path, ".["); i >= 0 {
+		return path[:i]
+	}
+	return path
 }
 
 type touchKey struct {
@@ -289,7 +305,7 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 		out = append(out, *t)
 		t = nil
 	}
-	for _, oa := range m.byObj[obj] {
+	for _, oa := range m.byTop[topKey{obj, top(member)}] {
 		a := oa.a
 		if a.Fresh {
 			continue
@@ -353,14 +369,15 @@ func intersect(a, b []Lock) []Lock {
 	return slices.DeleteFunc(a, func(l Lock) bool { return !slices.Contains(b, l) })
 }
 
-// index fills byObj from the operations' accesses.
+// index fills byTop from the operations' accesses.
 func (m *Model) index() {
-	m.byObj = map[types.Object][]opAccess{}
+	m.byTop = map[topKey][]opAccess{}
 	m.touches = map[touchKey][]Touch{}
 	for _, op := range m.Ops {
 		for i := range op.Accesses {
 			a := &op.Accesses[i]
-			m.byObj[a.Obj] = append(m.byObj[a.Obj], opAccess{op, a})
+			k := topKey{a.Obj, top(a.Member)}
+			m.byTop[k] = append(m.byTop[k], opAccess{op, a})
 		}
 	}
 }
@@ -371,7 +388,7 @@ func (m *Model) index() {
 // write with plain stores, as paths under member ("a[].m").
 func (m *Model) StripedWrites(obj types.Object, member string) []string {
 	var out []string
-	for _, oa := range m.byObj[obj] {
+	for _, oa := range m.byTop[topKey{obj, top(member)}] {
 		a := oa.a
 		path := strings.ReplaceAll(a.Member, "[*]", "[]")
 		if a.Fresh || !a.Kind.Writes() || a.Index != Stripe || !Within(path, member) {

@@ -90,9 +90,10 @@ func (b *builder) model() *Model {
 				op.Rare = "started by " + r
 			}
 		}
-		for _, a := range b.opAccesses(fn, goroutine[fn]) {
-			for _, cd := range a.cands {
-				member := path(a.tokens[cd.start:])
+		for _, id := range b.opAccesses(fn, goroutine[fn]) {
+			a := &b.accs[id]
+			for ci, cd := range a.cands {
+				member := b.memberPaths(id)[ci]
 				if member == "" {
 					continue
 				}
@@ -139,10 +140,10 @@ func (b *builder) inTestFile(fn *ssa.Function) bool {
 // started from a function literal reaches its parent's variables
 // through the closure: its accesses are mapped onto what was bound, as
 // a call's are.
-func (b *builder) opAccesses(fn *ssa.Function, goroutine bool) []acc {
+func (b *builder) opAccesses(fn *ssa.Function, goroutine bool) []accID {
 	parent := fn.Parent()
 	if !goroutine || parent == nil || len(fn.FreeVars) == 0 {
-		return b.summarize(fn).accs
+		return b.summarize(fn).ids
 	}
 	var bindings []ssa.Value
 	for _, blk := range parent.Blocks {
@@ -153,17 +154,37 @@ func (b *builder) opAccesses(fn *ssa.Function, goroutine bool) []acc {
 		}
 	}
 	if bindings == nil {
-		return b.summarize(fn).accs
+		return b.summarize(fn).ids
 	}
-	var out []acc
-	b.inline(func(a acc) { out = append(out, a) }, parent, fn, nil, bindings)
+	var out []accID
+	b.inline(func(a acc, id accID) {
+		if id < 0 {
+			id = b.intern(a)
+		}
+		out = append(out, id)
+	}, parent, fn, nil, bindings)
 	// What the goroutine does through its own parameters and locals.
-	for _, a := range b.summarize(fn).accs {
-		if a.root != freeVar {
-			out = append(out, a)
+	for _, id := range b.summarize(fn).ids {
+		if b.accs[id].root != freeVar {
+			out = append(out, id)
 		}
 	}
 	return out
+}
+
+// memberPaths returns the member path of an access for each of its
+// candidates, computed once: operations share most of their accesses.
+func (b *builder) memberPaths(id accID) []string {
+	if p, ok := b.paths[id]; ok {
+		return p
+	}
+	a := &b.accs[id]
+	p := make([]string, len(a.cands))
+	for i, cd := range a.cands {
+		p[i] = path(a.tokens[cd.start:])
+	}
+	b.paths[id] = p
+	return p
 }
 
 // sourceFuncs returns the functions declared in the package's files and

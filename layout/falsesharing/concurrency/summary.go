@@ -69,25 +69,42 @@ func (b *builder) objID(obj types.Object) int {
 	return id
 }
 
+// accID numbers a distinct access: the builder keeps each access once,
+// and summaries hold their numbers. Carrying a callee's accesses up a
+// call chain, unchanged where the caller holds no lock around the call,
+// then copies numbers, and only an access changed on the way is keyed.
+type accID int32
+
 // summary is what a function and its callees do to the members they
 // reach.
 type summary struct {
-	accs []acc
-	seen map[string]bool
+	ids  []accID
+	seen map[accID]bool
 }
 
 // maxAccesses bounds a summary: a function that touches more members
 // than this is a whole subsystem, and the rest tells nothing new.
 const maxAccesses = 1024
 
-func (s *summary) add(b *builder, a acc) {
-	if len(s.accs) >= maxAccesses {
-		return
+func (s *summary) full() bool { return len(s.ids) >= maxAccesses }
+
+func (s *summary) add(id accID) {
+	if !s.full() && !s.seen[id] {
+		s.seen[id] = true
+		s.ids = append(s.ids, id)
 	}
-	if k := a.key(b); !s.seen[string(k)] {
-		s.seen[string(k)] = true
-		s.accs = append(s.accs, a)
+}
+
+// intern returns an access's number, numbering it on first sight.
+func (b *builder) intern(a acc) accID {
+	k := a.key(b)
+	if id, ok := b.accIDs[string(k)]; ok {
+		return id
 	}
+	id := accID(len(b.accs))
+	b.accs = append(b.accs, a)
+	b.accIDs[string(k)] = id
+	return id
 }
 
 type builder struct {
@@ -109,7 +126,15 @@ type builder struct {
 	goSites map[*ssa.Function][][]ssa.Value
 	// impls memoises implementations.
 	impls map[implKey][]*ssa.Function
-	ids   map[types.Object]int
+	// implTypes memoises implementers.
+	implTypes []*types.TypeName
+	ids       map[types.Object]int
+	// accs holds every distinct access of the summaries, accIDs their
+	// numbers by key.
+	accs   []acc
+	accIDs map[string]accID
+	// paths memoises memberPaths.
+	paths map[accID][]string
 	// external says how other packages' methods use their receivers.
 	external func(*types.Func) (Kind, bool)
 	// interest says which objects' accesses the model keeps; nil keeps
@@ -133,7 +158,7 @@ func (b *builder) interesting(cands []cand) []cand {
 }
 
 func newBuilder(pkg *ssa.Package, files []*ast.File, info *types.Info) *builder {
-	return &builder{pkg: pkg, files: files, info: info, sums: map[*ssa.Function]*summary{}, indexes: map[ssa.Value]Index{}, ids: map[types.Object]int{}, impls: map[implKey][]*ssa.Function{}}
+	return &builder{pkg: pkg, files: files, info: info, sums: map[*ssa.Function]*summary{}, indexes: map[ssa.Value]Index{}, ids: map[types.Object]int{}, accIDs: map[string]accID{}, paths: map[accID][]string{}, impls: map[implKey][]*ssa.Function{}}
 }
 
 // inPkg reports whether a function has a body of this package.
@@ -154,7 +179,7 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 	if s := b.sums[fn]; s != nil {
 		return s
 	}
-	s := &summary{seen: map[string]bool{}}
+	s := &summary{seen: map[accID]bool{}}
 	b.sums[fn] = s
 	locks := b.locksTaken(fn)
 	exceptional := exceptionalBlocks(fn)
@@ -162,15 +187,27 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 	var here *ssa.BasicBlock
 	var at int
 	var refreshing bool
-	emit := func(a acc) {
+	// emit adds an access, given its number when it has one (a callee's
+	// access), -1 when it is new.
+	emit := func(a acc, id accID) {
+		if s.full() {
+			return
+		}
 		for _, l := range locks {
 			if l.heldAt(here, at) && !slices.Contains(a.locks, l.lock) {
 				// Clipped: a callee's accesses share their locks.
 				a.locks = append(slices.Clip(a.locks), l.lock)
+				id = -1
 			}
 		}
-		a.exceptional = a.exceptional || inExceptional || refreshing && a.kind == Load
-		s.add(b, a)
+		if !a.exceptional && (inExceptional || refreshing && a.kind == Load) {
+			a.exceptional = true
+			id = -1
+		}
+		if id < 0 {
+			id = b.intern(a)
+		}
+		s.add(id)
 	}
 	for _, blk := range fn.Blocks {
 		inExceptional = exceptional[blk]
@@ -221,13 +258,13 @@ func refreshesCopy(v ssa.Value, addr ssa.Value) bool {
 
 // record adds an access through an address, when it reaches a member of
 // a struct type of the package or a root a caller can map.
-func (b *builder) record(emit func(acc), fn *ssa.Function, addr ssa.Value, kind Kind, atomic bool, constStore string) {
+func (b *builder) record(emit func(acc, accID), fn *ssa.Function, addr ssa.Value, kind Kind, atomic bool, constStore string) {
 	c := b.resolve(fn, addr)
 	c.cands = b.interesting(c.cands)
 	if len(c.cands) == 0 && c.root != param && c.root != freeVar {
 		return
 	}
-	emit(acc{chain: c, kind: kind, atomic: atomic, constStore: constStore})
+	emit(acc{chain: c, kind: kind, atomic: atomic, constStore: constStore}, -1)
 }
 
 func constOf(v ssa.Value) string {
@@ -287,7 +324,7 @@ func atomicKind(pkg, recv, name string) (Kind, bool) {
 }
 
 // call adds what a call does to the members its arguments reach.
-func (b *builder) call(emit func(acc), fn *ssa.Function, c *ssa.CallCommon) {
+func (b *builder) call(emit func(acc, accID), fn *ssa.Function, c *ssa.CallCommon) {
 	callee := c.StaticCallee()
 	if callee != nil {
 		pkg, recv, name := funcID(callee)
@@ -354,8 +391,9 @@ func (b *builder) call(emit func(acc), fn *ssa.Function, c *ssa.CallCommon) {
 
 // inline adds a callee's summary, mapped onto the caller's arguments
 // and the closure's bindings.
-func (b *builder) inline(emit func(acc), fn, callee *ssa.Function, args, bindings []ssa.Value) {
-	for _, a := range b.summarize(callee).accs {
+func (b *builder) inline(emit func(acc, accID), fn, callee *ssa.Function, args, bindings []ssa.Value) {
+	for _, id := range b.summarize(callee).ids {
+		a := b.accs[id]
 		var base ssa.Value
 		switch a.root {
 		case param:
@@ -367,7 +405,7 @@ func (b *builder) inline(emit func(acc), fn, callee *ssa.Function, args, binding
 				base = bindings[a.index]
 			}
 		default:
-			emit(a)
+			emit(a, id)
 			continue
 		}
 		if base == nil {
@@ -404,7 +442,7 @@ func (b *builder) inline(emit func(acc), fn, callee *ssa.Function, args, binding
 		if len(m.cands) == 0 && m.root != param && m.root != freeVar {
 			continue
 		}
-		emit(m)
+		emit(m, -1)
 	}
 }
 
