@@ -105,12 +105,9 @@ func runHot(pass *analysis.Pass) (any, error) {
 	dirs, _ := gosrc.ParseDirectives(pass.Fset, pass.Files, pass.TypesInfo)
 	h := &hot{pass: pass, dirs: dirs}
 	h.atomics = h.atomicMembers()
-	// Facts describe exported types: the model is built for them only
-	// when one holds a wrapper.
-	if h.holdsWrappers(true) {
-		h.lifted = true
-		h.liftWrappers()
-	}
+	// Facts are found from the types alone, as importers compose them:
+	// go vet runs this on every dependency, where building the model
+	// would cost most of the run.
 	for tn, named := range structTypes(pass.Pkg) {
 		h.exportFact(tn, named)
 	}
@@ -230,7 +227,7 @@ func (h *hot) exportFact(tn *types.TypeName, named *types.Named) {
 	if !tn.Exported() {
 		return
 	}
-	members := append(slices.Clone(h.atomics[tn]), h.memberFacts(named)...)
+	members := slices.Concat(h.atomics[tn], h.memberFacts(named), h.wrappedMembers(tn, named))
 	for path, v := range h.memberVars(named) {
 		if d := h.dirs.Field(v); d != nil && d.Hot {
 			members = append(members, path)
@@ -261,6 +258,30 @@ func (h *hot) memberFacts(typ types.Type) []string {
 			for _, m := range fact.Members {
 				out = append(out, path+suffix+"."+m)
 			}
+		}
+	}
+	return out
+}
+
+// wrappedMembers returns the members that the package's own types
+// write atomically, as paths of a type that holds them, directly, as
+// array elements or deeper: c.v for c counter whose methods update v
+// with sync/atomic. This is what memberFacts does with imported types'
+// facts; unlike the model, it does not ask whether the holder's
+// methods call the writing ones, which its importers may.
+func (h *hot) wrappedMembers(tn *types.TypeName, typ types.Type) []string {
+	var out []string
+	for path, v := range h.memberVars(typ) {
+		t, suffix := v.Type(), ""
+		if a, ok := t.Underlying().(*types.Array); ok {
+			t, suffix = a.Elem(), "[]"
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		if !ok || n.Origin().Obj() == tn || n.Origin().Obj().Pkg() != h.pass.Pkg {
+			continue
+		}
+		for _, m := range h.atomics[n.Origin().Obj()] {
+			out = append(out, path+suffix+"."+m)
 		}
 	}
 	return out
@@ -305,7 +326,7 @@ func (h *hot) atomicMembers() map[types.Object][]string {
 func (h *hot) hotMembers(obj types.Object) []string {
 	if !h.lifted {
 		h.lifted = true
-		if h.holdsWrappers(false) {
+		if h.holdsWrappers() {
 			h.liftWrappers()
 		}
 	}
@@ -359,13 +380,12 @@ func (h *hot) nestedMembers(tn types.Object, member string) iter.Seq2[types.Obje
 	}
 }
 
-// holdsWrappers reports whether a struct type of the package (an
-// exported one, if exportedOnly is set) holds a
+// holdsWrappers reports whether a struct type of the package holds a
 // value of another of its types whose own methods use sync/atomic on
 // their receiver's members (a wrapper such as counter{v uintptr} whose
 // Add calls atomic.AddUintptr): only the model sees the holder's member
 // updated through the wrapper's method.
-func (h *hot) holdsWrappers(exportedOnly bool) bool {
+func (h *hot) holdsWrappers() bool {
 	uses := h.uses
 	if len(uses) == 0 {
 		return false
@@ -373,7 +393,7 @@ func (h *hot) holdsWrappers(exportedOnly bool) bool {
 	scope := h.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || exportedOnly && !tn.Exported() {
+		if !ok {
 			continue
 		}
 		for _, v := range h.memberVars(tn.Type()) {

@@ -34,11 +34,12 @@ func TestFactsNested(t *testing.T) {
 // TestHotFacts checks the facts HotMembers exports, the part of the
 // analysis that runs on every dependency: members written through
 // sync/atomic whatever their type, members marked //mglayout:hot, and
-// imported facts carried into the types that hold them. Atomics and
+// imported facts and the package's own wrappers carried into the types
+// that hold them. Atomics and
 // locks are hot by their type and need no fact.
 func TestHotFacts(t *testing.T) {
 	want := map[string][]string{
-		"shard":         {"Counter: hot(n)"},
+		"shard":         {"Counter: hot(n)", "Meter: hot(g.v)"},
 		"user":          {"Padded: hot(cs[].c.n)", "Single: hot(c.n)", "Table: hot(cs[].n)"},
 		"usernested":    {"Slots: hot(s[].c.n)", "Tagged: hot(cs[].c.n)"},
 		"common/paths":  {"Hot: hot(seq)"},

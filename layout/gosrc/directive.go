@@ -66,6 +66,9 @@ const (
 func ParseDirectives(fset *token.FileSet, files []*ast.File, info *types.Info) (Directives, error) {
 	dirs := Directives{Types: map[types.Object]*TypeDirectives{}, Fields: map[*types.Var]*FieldDirectives{}}
 	for _, file := range files {
+		if !hasDirective(file) {
+			continue // most files: no declaration to walk
+		}
 		p := &directiveParser{fset: fset, info: info, dirs: dirs, attached: map[*ast.Comment]bool{}}
 		if err := p.file(file); err != nil {
 			return Directives{}, err
@@ -80,6 +83,18 @@ func ParseDirectives(fset *token.FileSet, files []*ast.File, info *types.Info) (
 		}
 	}
 	return dirs, nil
+}
+
+// hasDirective reports whether any comment of a file is a directive.
+func hasDirective(file *ast.File) bool {
+	for _, group := range file.Comments {
+		for _, c := range group.List {
+			if strings.HasPrefix(c.Text, Prefix) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type directiveParser struct {
