@@ -143,7 +143,7 @@ func TestErrors(t *testing.T) {
 // read as many entries as it says.
 func TestLineTableSane(t *testing.T) {
 	for name, data := range seeds(t) {
-		f, err := read(name, bytes.NewReader(data), "")
+		f, err := read(name, bytes.NewReader(data), data, "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -72,7 +72,7 @@ func LoadBytes(name string, data []byte, opts Options) (structs []*layout.Struct
 			}
 		}()
 	}
-	f, err := read(name, bytes.NewReader(data), opts.Arch)
+	f, err := read(name, bytes.NewReader(data), data, opts.Arch)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -164,7 +164,13 @@ type built struct {
 func (l *loader) run() error {
 	units := make(chan readResult, 1)
 	quit := make(chan struct{})
-	defer close(quit)
+	defer func() {
+		// The reader stops at its next unit; until then it reads the
+		// file's mapping, which closing the file releases.
+		close(quit)
+		for range units {
+		}
+	}()
 	go l.read(units, quit)
 	for res := range units {
 		if res.err != nil {

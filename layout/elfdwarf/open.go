@@ -1,6 +1,7 @@
 package elfdwarf
 
 import (
+	"bytes"
 	"debug/dwarf"
 	"debug/elf"
 	"encoding/binary"
@@ -16,9 +17,13 @@ import (
 type file struct {
 	path string
 	os   *os.File
-	elf  *elf.File
-	dw   *dwarf.Data
-	arch string // GOARCH-style name of the target
+	// image is the file's contents, mapped (or given to LoadBytes); nil
+	// when they are read through debug/elf. unmap releases a mapping.
+	image []byte
+	unmap func()
+	elf   *elf.File
+	dw    *dwarf.Data
+	arch  string // GOARCH-style name of the target
 	// maxAlign caps the natural alignment of a C scalar: 4 on 386, where
 	// long long and double are 4-aligned in structs; 16 on x86-64 and
 	// arm64 (long double, __int128).
@@ -43,18 +48,24 @@ func open(path, arch string) (*file, error) {
 		osf.Close()
 		return nil, fmt.Errorf("%s: a directory, not an ELF file (give an object or binary built with -g)", path)
 	}
-	f, err := read(path, osf, arch)
+	image, unmap := mapFile(osf)
+	var r io.ReaderAt = osf
+	if image != nil {
+		r = bytes.NewReader(image)
+	}
+	f, err := read(path, r, image, arch)
 	if err != nil {
+		unmap()
 		osf.Close()
 		return nil, err
 	}
-	f.os = osf
+	f.os, f.unmap = osf, unmap
 	return f, nil
 }
 
-// read reads an ELF file and its DWARF from r; name is the file's, for
-// errors.
-func read(name string, r io.ReaderAt, arch string) (*file, error) {
+// read reads an ELF file and its DWARF from r, whose contents are image
+// when they are at hand (nil otherwise); name is the file's, for errors.
+func read(name string, r io.ReaderAt, image []byte, arch string) (*file, error) {
 	ef, err := elf.NewFile(r)
 	if err != nil {
 		var magic [4]byte
@@ -63,7 +74,7 @@ func read(name string, r io.ReaderAt, arch string) (*file, error) {
 		}
 		return nil, fmt.Errorf("%s: not an ELF file; give an object, binary or vmlinux built with -g", name)
 	}
-	f := &file{path: name, elf: ef, bigEndian: ef.ByteOrder == binary.BigEndian}
+	f := &file{path: name, elf: ef, image: image, bigEndian: ef.ByteOrder == binary.BigEndian}
 	f.arch, f.maxAlign = target(ef)
 	if arch != "" && arch != f.arch {
 		ef.Close()
@@ -73,7 +84,7 @@ func read(name string, r io.ReaderAt, arch string) (*file, error) {
 		ef.Close()
 		return nil, fmt.Errorf("%s: no DWARF debug info (build it with -g; stripped files have none)", name)
 	}
-	f.dw, err = ef.DWARF()
+	f.dw, err = debugData(ef, image)
 	if err != nil {
 		ef.Close()
 		return nil, corrupt(name, err)
@@ -83,6 +94,9 @@ func read(name string, r io.ReaderAt, arch string) (*file, error) {
 
 func (f *file) close() {
 	f.elf.Close()
+	if f.unmap != nil {
+		f.unmap()
+	}
 	if f.os != nil {
 		f.os.Close()
 	}

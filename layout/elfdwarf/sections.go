@@ -1,0 +1,95 @@
+package elfdwarf
+
+import (
+	"debug/dwarf"
+	"debug/elf"
+	"fmt"
+	"strings"
+)
+
+// debugData returns an ELF file's DWARF. Where the file's contents are
+// at hand (image) and its debug sections need nothing done to them, the
+// sections are used where they lie and only those that layouts read
+// are opened: debug/elf's DWARF copies every debug section into the
+// heap, a vmlinux's location lists and call frames too, which took a
+// third of a one-struct lookup. Relocations (an object file's) and
+// GNU's .zdebug_ sections are left to debug/elf.
+func debugData(ef *elf.File, image []byte) (*dwarf.Data, error) {
+	if image == nil || !inPlace(ef) {
+		return ef.DWARF()
+	}
+	sec := func(name string) ([]byte, error) {
+		s := ef.Section(name)
+		if s == nil || s.Type == elf.SHT_NOBITS {
+			return nil, nil
+		}
+		return sectionBytes(s, image)
+	}
+	var data [4][]byte
+	for i, name := range []string{".debug_abbrev", ".debug_info", ".debug_line", ".debug_str"} {
+		b, err := sec(name)
+		if err != nil {
+			return nil, err
+		}
+		data[i] = b
+	}
+	d, err := dwarf.New(data[0], nil, nil, data[1], data[2], nil, nil, data[3])
+	if err != nil {
+		return nil, err
+	}
+	// DWARF 5's indirect strings and addresses, which entries refer to.
+	for _, name := range []string{".debug_addr", ".debug_line_str", ".debug_str_offsets"} {
+		b, err := sec(name)
+		if err != nil {
+			return nil, err
+		}
+		if b != nil {
+			if err := d.AddSection(name, b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// DWARF 4's type units, as debug/elf adds them.
+	for i, s := range ef.Sections {
+		if s.Name != ".debug_types" {
+			continue
+		}
+		b, err := sectionBytes(s, image)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.AddTypes(fmt.Sprintf("types-%d", i), b); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// sectionBytes returns a section's contents: a slice of the image, or
+// inflated where the section is compressed (SHF_COMPRESSED).
+func sectionBytes(s *elf.Section, image []byte) ([]byte, error) {
+	if s.Flags&elf.SHF_COMPRESSED != 0 {
+		return s.Data()
+	}
+	if s.Offset > uint64(len(image)) || s.FileSize > uint64(len(image))-s.Offset {
+		return nil, fmt.Errorf("section %s lies past the end of the file", s.Name)
+	}
+	end := s.Offset + s.FileSize
+	return image[s.Offset:end:end], nil
+}
+
+// inPlace reports whether an ELF file's debug sections can be read where
+// they lie: none is a GNU .zdebug_ section, and no relocation section
+// applies to one, which debug/elf does but for executables.
+func inPlace(ef *elf.File) bool {
+	for _, s := range ef.Sections {
+		if strings.HasPrefix(s.Name, ".zdebug_") {
+			return false
+		}
+		if ef.Type != elf.ET_EXEC && (s.Type == elf.SHT_REL || s.Type == elf.SHT_RELA) &&
+			int(s.Info) < len(ef.Sections) && strings.HasPrefix(ef.Sections[s.Info].Name, ".debug_") {
+			return false
+		}
+	}
+	return true
+}
