@@ -51,10 +51,15 @@ type Field struct {
 	// of an element (shards[3].n); nil for other members.
 	Elem *Struct
 
-	// Decl names the Go type that declares the members of an aggregate
-	// (its type's name for a named struct), so that a suggested order can
-	// be written back as source; empty where there is none.
+	// Decl names the type that declares the members of an aggregate (a
+	// Go type's name, a C struct's or union's tag), so that a suggested
+	// order can be written back as source; empty where there is none (an
+	// anonymous struct).
 	Decl string
+	// DeclAt is where the type of an aggregate read from DWARF is
+	// declared, "file:line", so that a suggested order names the
+	// declaration it changes; empty where the DWARF does not say.
+	DeclAt string
 
 	// BitSize is non-zero for a bitfield, whose first bit is BitOffset bits
 	// past Offset.
@@ -92,6 +97,20 @@ type Neighbour struct {
 	Size   int64
 }
 
+// NaturalAlign is the alignment the members of an aggregate (parent; -1
+// for the object itself) require by their types, other than a member's
+// forced alignment: where the aggregate's own alignment is larger, an
+// attribute raised it (__aligned__); where it is smaller, it is packed.
+func (s *Struct) NaturalAlign(parent int) int64 {
+	a := int64(1)
+	for _, i := range s.Members(parent) {
+		if f := &s.Fields[i]; !f.ForcedAlign {
+			a = max(a, f.Align)
+		}
+	}
+	return a
+}
+
 // Struct is the layout of one type (or one object of a type) for one
 // architecture.
 type Struct struct {
@@ -109,8 +128,14 @@ type Struct struct {
 	// a struct).
 	Fields []Field
 	// Decl names the Go type declaring the outermost members, as
-	// Field.Decl does for nested ones.
-	Decl string
+	// Field.Decl does for nested ones; DeclAt is where a type read from
+	// DWARF is declared, as Field.DeclAt.
+	Decl   string
+	DeclAt string
+	// VarType is set for the layout of a variable (named after it): its
+	// type as C names it, "struct timekeeper", or "struct" for an
+	// anonymous struct such as the kernel's tk_core.
+	VarType string
 	// PaddedTo, when non-zero, says that whatever follows the object
 	// starts at a multiple of PaddedTo bytes, as in a section whose
 	// objects are all cache-line aligned (.data..cacheline_aligned): the

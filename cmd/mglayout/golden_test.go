@@ -20,6 +20,7 @@ func TestGolden(t *testing.T) {
 		args   string
 	}{
 		{"layout_tk_core_v6.1.txt", 0, "layout -lines 64,128 tk_core@v6.1"},
+		{"suggest_tk_core_v6.1.txt", 0, "suggest -lines 64,128 tk_core@v6.1"},
 		{"check_kernel.txt", 0, "check -lines 64,128"},
 		{"check_kernel.json", 0, "check -json -lines 64,128"},
 		{"check_kernel.md", 0, "check -format md -lines 64,128"},

@@ -20,8 +20,11 @@ func init() {
 removes false sharing, that minimises what its access paths pay at every
 requested line size and every phase at once: the lines each path touches
 (and the 128-byte blocks below 128 bytes), weighted by the path's rate, and
-the false sharing. It prints the suggested declarations as Go source, a diff
-against the declared ones, and the figures of every path before and after.
+the false sharing. It prints the suggested declarations in the input's
+language, with a diff against the declared ones: Go for a Go type; C in
+kernel style for a struct read from DWARF (the diff names the file and
+line the DWARF gives) and for a kernel model. Then the figures of every
+path before and after.
 
 It never moves a member across deliberate padding (a blank field, a member
 named pad..., cpu.CacheLinePad), leaves structs marked structs.HostLayout
@@ -72,7 +75,16 @@ func suggestFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 			return cli.Usagef("%v", err)
 		}
 		var decls []suggest.Declaration
-		if files := set.Source[s]; files != nil {
+		switch files := set.Source[s]; {
+		case s.Source != layout.SourceGo:
+			// C, for a struct read from DWARF or a kernel model, whose
+			// Go mirror keeps the comments.
+			var comments map[string][]string
+			if files != nil {
+				comments = suggest.Comments(files, s)
+			}
+			decls = suggest.CDeclarations(r, comments)
+		case files != nil:
 			if decls, err = suggest.Declarations(files, r); err != nil {
 				return cli.Usagef("%v", err)
 			}

@@ -507,8 +507,10 @@ func (l *loader) build(d *die, name string) (*layout.Struct, error) {
 		Arch:   l.f.arch,
 		Size:   d.size,
 		Align:  align,
-		Doc:    l.doc(d),
+		Decl:   d.name,
+		DeclAt: l.declAt(d),
 	}
+	s.Doc = l.doc(s.DeclAt)
 	fields, err := l.fieldsOf(d, pkg)
 	if err != nil {
 		return nil, err
@@ -521,12 +523,20 @@ func (l *loader) build(d *die, name string) (*layout.Struct, error) {
 }
 
 // doc says where a struct is declared and where it was read from.
-func (l *loader) doc(d *die) string {
+func (l *loader) doc(declAt string) string {
 	from := "Read from the DWARF of " + filepath.Base(l.f.path) + "."
-	if d.line <= 0 {
+	if declAt == "" {
 		return from
 	}
-	return fmt.Sprintf("Declared at %s:%d. %s", l.declFile(d.u, d.file), d.line, from)
+	return "Declared at " + declAt + ". " + from
+}
+
+// declAt says where the type d is declared, "file:line", or "".
+func (l *loader) declAt(d *die) string {
+	if d.line <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", l.declFile(d.u, d.file), d.line)
 }
 
 // declFile returns the name of file number idx of the unit's line table,

@@ -197,6 +197,9 @@ func (l *loader) directsOf(d *die, pkg string) (*directs, error) {
 		case m.name == "":
 			f.Path = "_"
 		}
+		if f.Kind == layout.KindStruct || f.Kind == layout.KindUnion {
+			f.Decl, f.DeclAt = r.d.name, l.declAt(r.d)
+		}
 		ds.fields[i] = f
 		if f.Kind == layout.KindStruct || f.Kind == layout.KindUnion {
 			sub, err := l.directsOf(r.d, pkg)

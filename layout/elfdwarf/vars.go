@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mglayout/mglayout/layout"
 )
@@ -59,6 +60,7 @@ func (l *loader) finishVars(u *unit) error {
 			return corrupt(l.f.path, fmt.Errorf("variable %s: %v", v.name, err))
 		}
 		s.Align = max(s.Align, v.align)
+		s.VarType = strings.TrimSpace("struct " + d.name)
 		l.out = append(l.out, built{varRequest + v.name, s})
 		l.varsFound[v.name] = true
 	}

@@ -70,20 +70,6 @@ func crossed(lines []int64, after, upTo int64) []boundary {
 	return out
 }
 
-// naturalAlign is the alignment the members alone require; a larger
-// Struct.Align was forced (an aligned attribute or directive), a smaller
-// one means the struct is packed. Members whose alignment an attribute
-// forced do not count, as pahole does not count them.
-func naturalAlign(s *layout.Struct) int64 {
-	a := int64(1)
-	for _, i := range s.Members(-1) {
-		if f := &s.Fields[i]; !f.ForcedAlign {
-			a = max(a, f.Align)
-		}
-	}
-	return a
-}
-
 func phaseSummary(s *layout.Struct, lines []int64) string {
 	var parts []string
 	for _, l := range lines {

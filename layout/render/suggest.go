@@ -38,7 +38,11 @@ func SuggestionText(w io.Writer, r *suggest.Result, decls []suggest.Declaration,
 		fmt.Fprintf(w, "not resolved: %s\n", u)
 	}
 	for _, d := range decls {
-		fmt.Fprintf(w, "\nSuggested declaration:\n\n%s\n%s", indent(d.New), suggest.Unified(d.Name+" (declared)", d.Name+" (suggested)", d.Old, d.New))
+		declared := d.Name + " (declared)"
+		if d.At != "" {
+			declared = d.Name + " (declared at " + d.At + ")"
+		}
+		fmt.Fprintf(w, "\nSuggested declaration:\n\n%s\n%s", indent(d.New), suggest.Unified(declared, d.Name+" (suggested)", d.Old, d.New))
 	}
 	if figures == nil {
 		return nil

@@ -127,7 +127,7 @@ func textStruct(b *strings.Builder, s *layout.Struct, o Options) {
 	} else {
 		fmt.Fprintf(b, "\t/* phases: %s (object aligned to %d) */\n", phaseSummary(s, o.Lines), s.Align)
 	}
-	switch natural := naturalAlign(s); {
+	switch natural := s.NaturalAlign(-1); {
 	case s.Align > natural:
 		fmt.Fprintf(b, "} __attribute__((__aligned__(%d)));\n", s.Align)
 	case s.Align < natural:

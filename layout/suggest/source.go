@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/format"
 	"go/token"
+	"slices"
 	"strings"
 
 	"github.com/mglayout/mglayout/layout"
@@ -21,7 +22,10 @@ type Files struct {
 
 // Declaration is one struct type declaration before and after.
 type Declaration struct {
-	Name     string
+	Name string
+	// At says where the declared one comes from, when the input says:
+	// "include/linux/timekeeper_internal.h:92, as the DWARF describes it".
+	At       string
 	Old, New string
 }
 
@@ -31,7 +35,7 @@ type Declaration struct {
 // fields. Both are gofmt'ed, so a diff shows only what moved.
 func Declarations(files *Files, r *Result) ([]Declaration, error) {
 	var out []Declaration
-	for _, path := range r.Reordered {
+	for _, path := range r.changed() {
 		decl := r.Original.Decl
 		parent := -1
 		if path != "" {
@@ -60,6 +64,40 @@ func Declarations(files *Files, r *Result) ([]Declaration, error) {
 	return out, nil
 }
 
+// Comments returns the comment lines above each member in the Go
+// source of a layout's aggregates (a kernel model's mirror), by member
+// path, for CDeclarations; directives are left out.
+func Comments(files *Files, s *layout.Struct) map[string][]string {
+	out := map[string][]string{}
+	add := func(decl, prefix string) {
+		st := findStruct(files, decl)
+		if st == nil {
+			return
+		}
+		for _, f := range st.Fields.List {
+			if f.Doc == nil {
+				continue
+			}
+			var lines []string
+			for _, c := range f.Doc.List {
+				if !strings.HasPrefix(c.Text, gosrc.Prefix) {
+					lines = append(lines, strings.TrimSpace(strings.TrimPrefix(c.Text, "//")))
+				}
+			}
+			for _, n := range f.Names {
+				out[prefix+n.Name] = lines
+			}
+		}
+	}
+	add(s.Decl, "")
+	for i := range s.Fields {
+		if f := &s.Fields[i]; f.Decl != "" {
+			add(f.Decl, f.Path+".")
+		}
+	}
+	return out
+}
+
 func indexOf(s *layout.Struct, path string) int {
 	for i := range s.Fields {
 		if s.Fields[i].Path == path {
@@ -75,6 +113,23 @@ func names(s *layout.Struct, parent int) []string {
 	var out []string
 	for _, i := range s.Members(parent) {
 		out = append(out, s.Fields[i].Name)
+	}
+	return out
+}
+
+// changed returns the aggregates whose declarations the suggestion
+// changes, by path ("" for the object): those reordered, and those that
+// padding is inserted in.
+func (r *Result) changed() []string {
+	out := slices.Clone(r.Reordered)
+	for _, p := range r.Padding {
+		path := ""
+		if f := r.Suggested.Field(p.Before); f != nil && f.Parent >= 0 {
+			path = r.Suggested.Fields[f.Parent].Path
+		}
+		if !slices.Contains(out, path) {
+			out = append(out, path)
+		}
 	}
 	return out
 }

@@ -1,0 +1,3 @@
+package suggest
+
+var CMember = cMember
