@@ -3,6 +3,7 @@ package elfdwarf
 import (
 	"debug/dwarf"
 	"debug/elf"
+	"encoding/binary"
 	"fmt"
 	"strings"
 )
@@ -15,6 +16,11 @@ import (
 // third of a one-struct lookup. Relocations (an object file's) and
 // GNU's .zdebug_ sections are left to debug/elf.
 func debugData(ef *elf.File, image []byte) (*dwarf.Data, error) {
+	if image != nil {
+		if err := sectionsInside(ef, uint64(len(image))); err != nil {
+			return nil, err
+		}
+	}
 	if image == nil || !inPlace(ef) {
 		return ef.DWARF()
 	}
@@ -65,16 +71,55 @@ func debugData(ef *elf.File, image []byte) (*dwarf.Data, error) {
 	return d, nil
 }
 
+// maxInflation bounds how much larger than its bytes in the file a
+// compressed section may say it is: zlib inflates at most about 1032
+// times, zstd more only for input no compiler writes.
+const maxInflation = 1100
+
+// sectionsInside checks that the sections debug/elf reads for the DWARF
+// (the debug sections, their relocations and the symbols those refer
+// to) lie inside a file of size bytes, and that a compressed one does
+// not claim more than it can inflate to: debug/elf allocates what a
+// section header says before reading it, so that a few corrupt bytes
+// of a small file would cost megabytes and milliseconds.
+func sectionsInside(ef *elf.File, size uint64) error {
+	for _, s := range ef.Sections {
+		switch {
+		case s.Type == elf.SHT_NOBITS:
+			continue
+		case strings.HasPrefix(s.Name, ".debug_"), strings.HasPrefix(s.Name, ".zdebug_"),
+			s.Type == elf.SHT_REL, s.Type == elf.SHT_RELA, s.Type == elf.SHT_SYMTAB, s.Type == elf.SHT_STRTAB:
+		default:
+			continue
+		}
+		if s.Offset > size || s.FileSize > size-s.Offset {
+			return fmt.Errorf("section %s lies past the end of the file", s.Name)
+		}
+		inflated := uint64(0)
+		switch {
+		case s.Flags&elf.SHF_COMPRESSED != 0:
+			inflated = s.Size
+		case strings.HasPrefix(s.Name, ".zdebug_"):
+			// GNU's header: "ZLIB" and the inflated size, big-endian.
+			var head [12]byte
+			if _, err := s.ReadAt(head[:], 0); err == nil && string(head[:4]) == "ZLIB" {
+				inflated = binary.BigEndian.Uint64(head[4:])
+			}
+		}
+		if inflated/maxInflation > s.FileSize {
+			return fmt.Errorf("section %s says it inflates to %d bytes from %d", s.Name, inflated, s.FileSize)
+		}
+	}
+	return nil
+}
+
 // sectionBytes returns a section's contents: a slice of the image, or
 // inflated where the section is compressed (SHF_COMPRESSED).
 func sectionBytes(s *elf.Section, image []byte) ([]byte, error) {
 	if s.Flags&elf.SHF_COMPRESSED != 0 {
 		return s.Data()
 	}
-	if s.Offset > uint64(len(image)) || s.FileSize > uint64(len(image))-s.Offset {
-		return nil, fmt.Errorf("section %s lies past the end of the file", s.Name)
-	}
-	end := s.Offset + s.FileSize
+	end := s.Offset + s.FileSize // inside: sectionsInside
 	return image[s.Offset:end:end], nil
 }
 
