@@ -73,10 +73,12 @@ type htmlMeasure struct {
 type htmlLayout struct {
 	Name    string
 	Summary string
-	Doc     string
-	Legend  *svgChart
-	Maps    []htmlMap
-	Notes   []string
+	// Placement is a placed variable's address and neighbours.
+	Placement string
+	Doc       string
+	Legend    *svgChart
+	Maps      []htmlMap
+	Notes     []string
 }
 
 type htmlMap struct {

@@ -230,6 +230,23 @@ func TestHTMLManyPhases(t *testing.T) {
 	}
 }
 
+// TestHTMLPlaced checks that a variable the symbol table places is shown
+// with its address, its phase and what shares its first and last lines.
+func TestHTMLPlaced(t *testing.T) {
+	r := syntheticReport(t)
+	s := &r.Layouts.Structs[0]
+	addr := uint64(0xffffffff8333fe80)
+	s.Address = &addr
+	s.Neighbours = []render.JSONNeighbour{{Name: "tick_nsec", Offset: s.Size, Size: 8}}
+	out := renderHTML(t, r)
+	checkHTML(t, out, r)
+	section := findAll(parse(t, out), element("section", "layout"))[0]
+	want := fmt.Sprintf("At 0xffffffff8333fe80 (the symbol table): phase 0 at 64 B; 0 at 128 B. On its first and last lines: tick_nsec +%d (8 bytes;", s.Size)
+	if !strings.Contains(textOf(section), want) {
+		t.Errorf("the layout's section does not say %q:\n%s", want, textOf(section))
+	}
+}
+
 // TestHTMLEmpty checks that a report with nothing in it still renders:
 // a run interrupted before the host was read, or a hand-made file.
 func TestHTMLEmpty(t *testing.T) {

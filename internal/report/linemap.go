@@ -157,7 +157,7 @@ func plural(n int64, word string) string {
 func newHTMLLayout(r *Report, i int, colors map[string]string) htmlLayout {
 	s := &r.Layouts.Structs[i]
 	co := checkObject(r, i)
-	hl := htmlLayout{Name: s.Name, Doc: s.Doc}
+	hl := htmlLayout{Name: s.Name, Doc: s.Doc, Placement: s.PlacementText(r.Lines)}
 	var lines []string
 	for _, l := range r.Lines {
 		n := s.Lines[strconv.FormatInt(l, 10)]

@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 
@@ -143,4 +144,24 @@ func JSONWithPaths(w io.Writer, structs []*layout.Struct, paths map[*layout.Stru
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(NewJSONDocument(structs, paths, o))
+}
+
+// PlacementText says where the symbol table puts a placed variable and
+// what shares its first and last lines at the line sizes: "At
+// 0xffffffff8333fe80 (the symbol table): phase 0 at 64 B. On its first
+// and last lines: tick_nsec +288 (8 bytes; 64 B)." Empty when the layout
+// is not placed.
+func (js JSONStruct) PlacementText(lines []int64) string {
+	if js.Address == nil {
+		return ""
+	}
+	s := &layout.Struct{Size: js.Size, Placed: true, Address: *js.Address}
+	for _, n := range js.Neighbours {
+		s.Neighbours = append(s.Neighbours, layout.Neighbour(n))
+	}
+	text := fmt.Sprintf("At %#x (the symbol table): phase %s.", *js.Address, phaseSummary(s, lines))
+	if n := neighboursText(s, lines); n != "" {
+		text += " On its first and last lines: " + n + "."
+	}
+	return text
 }
