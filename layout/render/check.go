@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mglayout/mglayout/internal/textfmt"
+	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
@@ -249,7 +250,8 @@ func pairsReport(oa *sharing.ObjectAnalysis, c *sharing.Case) string {
 }
 
 // exposureReport writes, for cases that share one pairs report, the lines
-// each shares with unknown neighbours: one line per phase when there is
+// each shares with neighbours (named where the symbol table places the
+// object, unknown otherwise): one line per phase when there is
 // one, since the bytes differ with the phase.
 func exposureReport(b *strings.Builder, oa *sharing.ObjectAnalysis, cases []*sharing.Case) {
 	var perPhase []string
@@ -271,6 +273,9 @@ func exposureReport(b *strings.Builder, oa *sharing.ObjectAnalysis, cases []*sha
 				}
 				where = append(where, fmt.Sprintf("%d B %s", ls.ExposedAfter, after))
 			}
+			if names := neighboursOnLine(oa.Object.Layout, c, ls.Index); names != "" {
+				where = append(where, names)
+			}
 			parts = append(parts, fmt.Sprintf("line %d (%s)", ls.Index, strings.Join(where, ", ")))
 			for _, w := range ls.Writers {
 				writers = appendNew(writers, w)
@@ -290,16 +295,43 @@ func exposureReport(b *strings.Builder, oa *sharing.ObjectAnalysis, cases []*sha
 	if len(perPhase) == 0 {
 		return
 	}
-	text := "unknown neighbours share " + strings.Join(perPhase, "; ") + "."
+	who := "unknown neighbours"
+	if oa.Object.Layout.Placed {
+		who = "neighbours"
+	}
+	text := who + " share " + strings.Join(perPhase, "; ") + "."
 	if len(writers) > 0 {
 		text += fmt.Sprintf(" %s %s those lines: false sharing for whatever lives there.", compactMembers(writers), plural(len(writers), "dirties", "dirty"))
 	}
 	if len(readers) > 0 {
 		text += fmt.Sprintf(" A neighbour's writes evict them from %s.", strings.Join(readers, ", "))
+	} else if len(writers) > 0 {
+		text += " No reader touches them: a neighbour's writes cost the writers alone."
 	}
 	for i, line := range textfmt.Wrap(text, 74) {
 		fmt.Fprintf(b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 	}
+}
+
+// neighboursOnLine names the symbols that a placed variable's symbol
+// table puts on one of its lines in a case: "holds tick_nsec +288 (8
+// bytes)". The image says where they are, not who writes them.
+func neighboursOnLine(s *layout.Struct, c *sharing.Case, index int64) string {
+	if !s.Placed {
+		return ""
+	}
+	lo := index*c.Line - c.Phase // the line's bytes, from the variable's start
+	hi := lo + c.Line
+	var names []string
+	for _, n := range s.Neighbours {
+		if n.Offset < hi && lo < n.Offset+n.Size {
+			names = append(names, fmt.Sprintf("%s %+d (%d %s)", n.Name, n.Offset, n.Size, plural(int(n.Size), "byte", "bytes")))
+		}
+	}
+	if len(names) == 0 {
+		return "no symbol there"
+	}
+	return "holds " + strings.Join(names, ", ")
 }
 
 // lineReport writes who meets whom on one line, if anyone does, and
