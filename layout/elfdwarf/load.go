@@ -487,7 +487,9 @@ func (l *loader) result() ([]*layout.Struct, []string, error) {
 			vars = append(vars, b.s)
 		}
 	}
-	l.place(vars)
+	if err := l.place(vars); err != nil {
+		return nil, nil, err
+	}
 	return structs, l.notes, nil
 }
 

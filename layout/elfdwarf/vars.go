@@ -3,6 +3,7 @@ package elfdwarf
 import (
 	"debug/dwarf"
 	"debug/elf"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -93,14 +94,19 @@ const neighbourLine = 128
 // place gives the layouts of variables the file's symbol table has their
 // addresses, and the symbols within a 128-byte line of their first and
 // last bytes. An object file's addresses are offsets in its sections,
-// which the linker moves: only an executable or a vmlinux is placed.
-func (l *loader) place(structs []*layout.Struct) {
+// which the linker moves: only an executable or a vmlinux is placed, and
+// one without a symbol table is an error, since where its variables are
+// is what -var asks of it.
+func (l *loader) place(structs []*layout.Struct) error {
 	if len(l.vars) == 0 || l.f.elf.Type == elf.ET_REL {
-		return
+		return nil
 	}
 	syms, err := l.f.elf.Symbols()
+	if errors.Is(err, elf.ErrNoSymbols) {
+		return fmt.Errorf("%s: no symbol table to place %s by (give the unstripped file: strip and objcopy --strip-all drop .symtab)", l.f.path, strings.Join(l.vars, ", "))
+	}
 	if err != nil {
-		return
+		return corrupt(l.f.path, err)
 	}
 	for _, s := range structs {
 		i := slices.IndexFunc(syms, func(sym elf.Symbol) bool {
@@ -131,4 +137,5 @@ func (l *loader) place(structs []*layout.Struct) {
 		}
 		slices.SortFunc(s.Neighbours, func(a, b layout.Neighbour) int { return int(a.Offset - b.Offset) })
 	}
+	return nil
 }
