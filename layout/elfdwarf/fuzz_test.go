@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"debug/elf"
 	"encoding/binary"
+	"flag"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The seeds are layout_small.c (testdata/c at the repository root)
@@ -175,4 +179,45 @@ func TestLineTableSane(t *testing.T) {
 	if !lineTableSane(good, 0, binary.LittleEndian) {
 		t.Error("a header with one directory and one file fails")
 	}
+}
+
+var mutations = flag.Duration("mutations", 0, "for TestMutations: how long to load random mutations of the seeds")
+
+// TestMutations loads random byte mutations of the seeds for -mutations
+// long, without the fuzzing engine's instrumentation, and logs how many
+// it loaded and the slowest: the work per input is bounded by its size.
+// It asserts nothing about time.
+//
+//	go test ./layout/elfdwarf -run TestMutations -mutations 40s -v
+func TestMutations(t *testing.T) {
+	if *mutations == 0 {
+		t.Skip("needs -mutations DURATION")
+	}
+	var all [][]byte
+	for _, d := range seeds(t) {
+		all = append(all, d)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var slowest time.Duration
+	n := 0
+	start := time.Now()
+	for time.Since(start) < *mutations {
+		c := slices.Clone(all[rng.IntN(len(all))])
+		for k := rng.IntN(8) + 1; k > 0; k-- {
+			switch i := rng.IntN(len(c) - 4); rng.IntN(3) {
+			case 0:
+				c[i] = byte(rng.IntN(256))
+			case 1:
+				binary.LittleEndian.PutUint32(c[i-i%4:], rng.Uint32())
+			default:
+				c[i] ^= 0x80
+			}
+		}
+		s := time.Now()
+		LoadBytes("input.o", c, Options{})
+		slowest = max(slowest, time.Since(s))
+		n++
+	}
+	d := time.Since(start)
+	t.Logf("%d inputs in %v (%.0f a second), the slowest %v", n, d.Round(time.Millisecond), float64(n)/d.Seconds(), slowest.Round(time.Microsecond))
 }
