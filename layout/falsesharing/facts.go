@@ -238,25 +238,37 @@ func (h *hot) exportFact(tn *types.TypeName, named *types.Named) {
 	}
 }
 
+// heldNamed yields the members of a type whose type, or array element
+// type, is a named type, with the path under which that type's members
+// are named: "c" for c pkg.Counter, "cs[]" for cs [8]pkg.Counter.
+func (h *hot) heldNamed(typ types.Type) iter.Seq2[string, *types.Named] {
+	return func(yield func(string, *types.Named) bool) {
+		for path, v := range h.memberVars(typ) {
+			t := v.Type()
+			if a, ok := t.Underlying().(*types.Array); ok {
+				t, path = a.Elem(), path+"[]"
+			}
+			if n, ok := types.Unalias(t).(*types.Named); ok && !yield(path, n) {
+				return
+			}
+		}
+	}
+}
+
 // memberFacts turns the hot members that facts record for imported types
 // the type holds, directly, as array elements or deeper, into member
 // paths of the type: h.n for c pkg.Counter whose fact says n, cs[].h.n
 // for cs [8]struct{ c pkg.Counter }.
 func (h *hot) memberFacts(typ types.Type) []string {
 	var out []string
-	for path, v := range h.memberVars(typ) {
-		t, suffix := v.Type(), ""
-		if a, ok := t.Underlying().(*types.Array); ok {
-			t, suffix = a.Elem(), "[]"
-		}
-		n, ok := types.Unalias(t).(*types.Named)
-		if !ok || n.Obj().Pkg() == h.pass.Pkg || h.keptWhole(n) {
+	for path, n := range h.heldNamed(typ) {
+		if n.Obj().Pkg() == h.pass.Pkg || h.keptWhole(n) {
 			continue
 		}
 		var fact hotFact
 		if h.pass.ImportObjectFact(n.Obj(), &fact) {
 			for _, m := range fact.Members {
-				out = append(out, path+suffix+"."+m)
+				out = append(out, path+"."+m)
 			}
 		}
 	}
@@ -271,17 +283,12 @@ func (h *hot) memberFacts(typ types.Type) []string {
 // methods call the writing ones, which its importers may.
 func (h *hot) wrappedMembers(tn *types.TypeName, typ types.Type) []string {
 	var out []string
-	for path, v := range h.memberVars(typ) {
-		t, suffix := v.Type(), ""
-		if a, ok := t.Underlying().(*types.Array); ok {
-			t, suffix = a.Elem(), "[]"
-		}
-		n, ok := types.Unalias(t).(*types.Named)
-		if !ok || n.Origin().Obj() == tn || n.Origin().Obj().Pkg() != h.pass.Pkg {
+	for path, n := range h.heldNamed(typ) {
+		if n.Origin().Obj() == tn || n.Origin().Obj().Pkg() != h.pass.Pkg {
 			continue
 		}
 		for _, m := range h.atomics[n.Origin().Obj()] {
-			out = append(out, path+suffix+"."+m)
+			out = append(out, path+"."+m)
 		}
 	}
 	return out
