@@ -374,12 +374,17 @@ func (f *Config) elfPaths(structs []*layout.Struct) (map[*layout.Struct][]*acces
 // elfStruct loads one struct from one ELF file, with its access paths.
 func (f *Config) elfStruct(file, typ string) (*Set, error) {
 	var types []string
-	if typ != "" {
+	isVar := slices.Contains(SplitList(f.Vars), typ)
+	if typ != "" && !isVar {
 		types = []string{typ}
 	}
 	structs, err := f.readELF(file, types)
 	if err != nil {
 		return nil, err
+	}
+	if isVar {
+		// A variable -var names, by its name: probe -elf F -var tk_core tk_core.
+		structs = slices.DeleteFunc(structs, func(s *layout.Struct) bool { return s.Name != typ })
 	}
 	if len(structs) != 1 {
 		var names []string
