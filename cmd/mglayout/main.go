@@ -33,6 +33,7 @@ func main() {
 	// go vet -vettool=mglayout speaks unitchecker's protocol to the tool,
 	// which then is the analyzer's driver and reads os.Args itself.
 	if vet.IsTool(os.Args[1:]) {
+		vet.TuneGC()
 		unitchecker.Main(vet.UnitAnalyzer(os.Args[1:]))
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

@@ -3,6 +3,7 @@ package vet
 import (
 	"encoding/json"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -24,6 +25,22 @@ func IsTool(args []string) bool {
 	}
 	last := args[len(args)-1]
 	return strings.HasSuffix(last, ".cfg") && (len(args) == 1 || strings.HasPrefix(args[0], "-"))
+}
+
+// unitGOGC is the collector's GOGC for a unit go vet runs the tool on,
+// unless the environment sets one. A unit is a short process: at the
+// default, most of go vet std's units collect once or twice for a heap
+// of a few megabytes, and runtime's collects for a tenth of its 2.7 s.
+// Four times the default's heap goal saves both; peak memory grows at
+// most fourfold, runtime's unit from 317 to 422 MB.
+const unitGOGC = 400
+
+// TuneGC sets the collector for a unit: GOGC=unitGOGC where the
+// environment leaves GOGC unset.
+func TuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(unitGOGC)
+	}
 }
 
 // UnitAnalyzer returns the analyzer to run on the unit go vet gives the
