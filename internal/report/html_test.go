@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -231,7 +232,8 @@ func TestHTMLManyPhases(t *testing.T) {
 }
 
 // TestHTMLPlaced checks that a variable the symbol table places is shown
-// with its address, its phase and what shares its first and last lines.
+// with its address, its phase and what shares its first and last lines,
+// in the HTML, the text and the Markdown.
 func TestHTMLPlaced(t *testing.T) {
 	r := syntheticReport(t)
 	s := &r.Layouts.Structs[0]
@@ -244,6 +246,15 @@ func TestHTMLPlaced(t *testing.T) {
 	want := fmt.Sprintf("At 0xffffffff8333fe80 (the symbol table): phase 0 at 64 B; 0 at 128 B. On its first and last lines: tick_nsec +%d (8 bytes;", s.Size)
 	if !strings.Contains(textOf(section), want) {
 		t.Errorf("the layout's section does not say %q:\n%s", want, textOf(section))
+	}
+	for name, write := range map[string]func(io.Writer, *Report) error{"text": Text, "Markdown": Markdown} {
+		var b bytes.Buffer
+		if err := write(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(strings.Fields(b.String()), " "); !strings.Contains(got, want) {
+			t.Errorf("the %s does not say %q", name, want)
+		}
 	}
 }
 

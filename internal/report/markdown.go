@@ -52,6 +52,11 @@ func Markdown(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintf(&b, " %d | %d | %s |\n", len(s.Holes), s.TailPadding, fs)
 	}
+	for _, s := range r.Layouts.Structs {
+		if p := s.PlacementText(r.Lines); p != "" {
+			fmt.Fprintf(&b, "\n`%s`: %s\n", s.Name, p)
+		}
+	}
 
 	if r.Sweep != nil {
 		b.WriteString("\n### Interference sweep\n\n| distance | writer ops/s | reader ops/s |\n|---:|---:|---:|\n")

@@ -46,8 +46,12 @@ func Text(w io.Writer, r *Report) error {
 		for _, l := range r.Lines {
 			lines = append(lines, fmt.Sprintf("%d at %d B", s.Lines[fmt.Sprint(l)], l))
 		}
-		para(&b, fmt.Sprintf("%s: %d bytes, aligned to %d, %s; %d holes, %d bytes of tail padding.",
-			s.Name, s.Size, s.Align, strings.Join(lines, ", "), len(s.Holes), s.TailPadding))
+		text := fmt.Sprintf("%s: %d bytes, aligned to %d, %s; %d holes, %d bytes of tail padding.",
+			s.Name, s.Size, s.Align, strings.Join(lines, ", "), len(s.Holes), s.TailPadding)
+		if p := s.PlacementText(r.Lines); p != "" {
+			text += " " + p
+		}
+		para(&b, text)
 	}
 
 	b.WriteString("\nChecks\n------\n")
