@@ -231,10 +231,10 @@ func TestHTMLManyPhases(t *testing.T) {
 	}
 }
 
-// TestHTMLPlaced checks that a variable the symbol table places is shown
+// TestPlaced checks that a variable the symbol table places is shown
 // with its address, its phase and what shares its first and last lines,
 // in the HTML, the text and the Markdown.
-func TestHTMLPlaced(t *testing.T) {
+func TestPlaced(t *testing.T) {
 	r := syntheticReport(t)
 	s := &r.Layouts.Structs[0]
 	addr := uint64(0xffffffff8333fe80)
