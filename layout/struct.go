@@ -132,6 +132,9 @@ type Struct struct {
 	// DWARF is declared, as Field.DeclAt.
 	Decl   string
 	DeclAt string
+	// FromGoBinary is set for a struct read from the DWARF of a Go
+	// binary: its members' types are spelled as Go spells them.
+	FromGoBinary bool
 	// VarType is set for the layout of a variable (named after it): its
 	// type as C names it, "struct timekeeper", or "struct" for an
 	// anonymous struct such as the kernel's tk_core.

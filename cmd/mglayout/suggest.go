@@ -21,7 +21,8 @@ removes false sharing, that minimises what its access paths pay at every
 requested line size and every phase at once: the lines each path touches
 (and the 128-byte blocks below 128 bytes), weighted by the path's rate, and
 the false sharing. It prints the suggested declarations in the input's
-language, with a diff against the declared ones: Go for a Go type; C in
+language, with a diff against the declared ones: Go for a Go type (from
+its source, or as a Go binary's DWARF describes it); C in
 kernel style for a struct read from DWARF (the diff names the file and
 line the DWARF gives) and for a kernel model. Then the figures of every
 path before and after.
@@ -76,6 +77,10 @@ func suggestFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		}
 		var decls []suggest.Declaration
 		switch files := set.Source[s]; {
+		case s.FromGoBinary:
+			if decls, err = suggest.GoDeclarations(r); err != nil {
+				return cli.Usagef("%v", err)
+			}
 		case s.Source != layout.SourceGo:
 			// C, for a struct read from DWARF or a kernel model, whose
 			// Go mirror keeps the comments.

@@ -511,6 +511,8 @@ func (l *loader) build(d *die, name string) (*layout.Struct, error) {
 		Align:  align,
 		Decl:   d.name,
 		DeclAt: l.declAt(d),
+
+		FromGoBinary: d.u.isGo(),
 	}
 	s.Doc = l.doc(s.DeclAt)
 	fields, err := l.fieldsOf(d, pkg)

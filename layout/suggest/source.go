@@ -98,6 +98,37 @@ func Comments(files *Files, s *layout.Struct) map[string][]string {
 	return out
 }
 
+// GoDeclarations writes, for every reordered or padded aggregate of a
+// struct read from a Go binary's DWARF, which has no source to quote,
+// its declaration in Go as declared and as suggested: each member's name
+// and type as the DWARF gives them, the inserted padding as blank fields,
+// gofmt'ed.
+func GoDeclarations(r *Result) ([]Declaration, error) {
+	var out []Declaration
+	for _, path := range r.changed() {
+		name, parent, newParent := r.Original.Name[strings.LastIndex(r.Original.Name, ".")+1:], -1, -1
+		if path != "" {
+			name = r.Original.Field(path).Type
+			parent, newParent = indexOf(r.Original, path), indexOf(r.Suggested, path)
+		}
+		var fields []memberSource
+		for _, i := range r.Original.Members(parent) {
+			f := &r.Original.Fields[i]
+			fields = append(fields, memberSource{f.Name, f.Name + " " + f.Type})
+		}
+		oldText, err := structText(name, names(r.Original, parent), fields, nil)
+		if err != nil {
+			return nil, err
+		}
+		newText, err := structText(name, names(r.Suggested, newParent), fields, r.padsIn(newParent))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Declaration{Name: name, Old: oldText, New: newText})
+	}
+	return out, nil
+}
+
 func indexOf(s *layout.Struct, path string) int {
 	for i := range s.Fields {
 		if s.Fields[i].Path == path {
