@@ -2,6 +2,7 @@ package diff
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mglayout/mglayout/layout/access"
@@ -49,8 +50,10 @@ type Judgement struct {
 	// RegressedAt are the line sizes at which a regression happens.
 	RegressedAt []int64
 	// BetterAt are the line sizes at which some path costs less and none
-	// regresses.
+	// regresses; Gaining are the paths that cost less at one of them
+	// and more at none of its phases.
 	BetterAt []int64
+	Gaining  []string
 }
 
 // Regressed reports whether the change fails the gate.
@@ -82,6 +85,11 @@ func (r *Result) Judge(strict bool) *Judgement {
 	}
 	regressed := map[int64]bool{}
 	better := map[int64]bool{}
+	type pathLine struct {
+		path string
+		line int64
+	}
+	gains, losses := map[pathLine]bool{}, map[pathLine]bool{}
 	for _, name := range r.PathNames() {
 		p := paths[name]
 		c := PathChange{Path: name, What: summary(p.Doc), Rate: p.RateString(), Hot: p.Rate == access.Hot, Outweighed: true}
@@ -95,6 +103,7 @@ func (r *Result) Judge(strict bool) *Judgement {
 			d := n - o
 			switch {
 			case d > 0:
+				losses[pathLine{name, row.Line}] = true
 				if !c.Worse || d > delta {
 					c.Line, c.Phase, c.Old, c.New, c.Changes, delta = row.Line, row.Phase, o, n, row.Changes, d
 				}
@@ -104,6 +113,7 @@ func (r *Result) Judge(strict bool) *Judgement {
 					c.Outweighed = false
 				}
 			case d < 0:
+				gains[pathLine{name, row.Line}] = true
 				better[row.Line] = true
 				if !c.Worse && (!changed || d < delta) {
 					c.Line, c.Phase, c.Old, c.New, c.Changes, delta = row.Line, row.Phase, o, n, row.Changes, d
@@ -124,6 +134,13 @@ func (r *Result) Judge(strict bool) *Judgement {
 			j.RegressedAt = append(j.RegressedAt, line)
 		} else if better[line] {
 			j.BetterAt = append(j.BetterAt, line)
+		}
+	}
+	for _, c := range j.Changes {
+		if slices.ContainsFunc(j.BetterAt, func(line int64) bool {
+			return gains[pathLine{c.Path, line}] && !losses[pathLine{c.Path, line}]
+		}) {
+			j.Gaining = append(j.Gaining, c.Path)
 		}
 	}
 	return j

@@ -116,17 +116,15 @@ func verdictLine(r *diff.Result, worseAt []int64) string {
 	} else {
 		b.WriteString("No regression at any line size")
 	}
-	if len(j.BetterAt) > 0 || len(better) > 0 && len(worseAt) > 0 {
+	switch {
+	case len(j.BetterAt) > 0:
+		fmt.Fprintf(&b, "; better for %s at %s", listPaths(j.Gaining), sizes(j.BetterAt))
+	case len(better) > 0 && len(worseAt) > 0:
 		fmt.Fprintf(&b, "; better for %s", listPaths(better))
-		if len(j.BetterAt) > 0 {
-			fmt.Fprintf(&b, " at %s", sizes(j.BetterAt))
-		}
 	}
 	if len(outweighed) > 0 {
+		// Never under -strict, where nothing is outweighed.
 		fmt.Fprintf(&b, "; %s costs more, outweighed by the hot paths' gain", listPaths(outweighed))
-		if j.Strict {
-			b.WriteString(" but for -strict")
-		}
 	}
 	fmt.Fprintf(&b, "; %s.", falseText)
 	var out strings.Builder
