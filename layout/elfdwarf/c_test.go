@@ -504,3 +504,40 @@ func TestSystemDebugFiles(t *testing.T) {
 		t.Logf("%s: %d structs, %d members compared with pahole", file, len(both), n)
 	}
 }
+
+// TestDeclAtHeader checks where a struct declared in a header is said to
+// be declared, in every form of the DWARF: the line table names the
+// header, compressed (SHF_COMPRESSED, GNU's .zdebug_line) or not.
+func TestDeclAtHeader(t *testing.T) {
+	requireGCC(t)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Enough functions that gcc compresses the line table too.
+	src := "#include \"src/h.h\"\nstruct in_header v;\n"
+	for i := range 200 {
+		src += fmt.Sprintf("int f%d(int x) {\n\tx += %d;\n\treturn x * 3;\n}\n", i, i)
+	}
+	for name, text := range map[string]string{
+		"src/h.h": "struct in_header { long a; char b; };\n",
+		"x.c":     src,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, v := range cVariants {
+		if !gccCan(v.flags...) {
+			continue
+		}
+		obj := gcc(t, dir, filepath.Join(dir, "x.c"), v.name+".o", v.flags...)
+		structs, _, err := Load(obj, Options{Types: []string{"in_header"}})
+		if err != nil {
+			t.Fatalf("%s: %v", v.name, err)
+		}
+		if got := structs[0].DeclAt; got != "src/h.h:1" {
+			t.Errorf("%s: declared at %q, want src/h.h:1", v.name, got)
+		}
+	}
+}

@@ -1,12 +1,9 @@
 package elfdwarf
 
 import (
-	"bytes"
-	"compress/zlib"
 	"debug/dwarf"
 	"debug/elf"
 	"encoding/binary"
-	"io"
 )
 
 // lineTableOK reports whether the line table of a unit is one that
@@ -17,77 +14,29 @@ func (f *file) lineTableOK(u *unit) bool {
 	if !ok {
 		return false
 	}
-	// An uncompressed section is read a unit at a time, where it lies;
-	// a compressed one is inflated once.
-	if sec := f.elf.Section(".debug_line"); sec != nil && sec.Flags&elf.SHF_COMPRESSED == 0 {
-		unit := lineUnit(sec, off, f.elf.ByteOrder)
-		return unit != nil && lineTableSane(unit, 0, f.elf.ByteOrder)
-	}
 	if !f.lineRead {
 		f.lineRead = true
-		f.line = lineSection(f)
+		if f.line == nil {
+			f.line = lineSection(f.elf)
+		}
 	}
 	return lineTableSane(f.line, off, f.elf.ByteOrder)
 }
 
-// lineUnit reads the line table at off of an uncompressed section: its
-// length, then that many bytes (fewer where the section ends first).
-func lineUnit(sec *elf.Section, off int64, order binary.ByteOrder) []byte {
-	size := int64(sec.Size)
-	if off < 0 || off+4 > size {
-		return nil
-	}
-	var head [12]byte
-	n, _ := sec.ReadAt(head[:min(12, size-off)], off)
-	total := 4 + int64(order.Uint32(head[:]))
-	if order.Uint32(head[:]) == 0xffffffff {
-		if n < 12 {
-			return nil
+// lineSection returns the whole of a file's line tables, as debug/elf
+// reads them: inflated where compressed, a SHF_COMPRESSED .debug_line or
+// GNU's .zdebug_line. Nil when there is none or it cannot be read.
+func lineSection(ef *elf.File) []byte {
+	for _, name := range []string{".debug_line", ".zdebug_line"} {
+		if sec := ef.Section(name); sec != nil {
+			data, err := sec.Data()
+			if err != nil {
+				return nil
+			}
+			return data
 		}
-		total = 12 + int64(order.Uint64(head[4:]))
 	}
-	if total < 0 || total > size-off {
-		total = size - off
-	}
-	unit := make([]byte, total)
-	if _, err := sec.ReadAt(unit, off); err != nil {
-		return nil
-	}
-	return unit
-}
-
-// lineSection returns the whole of the file's line tables, inflated where
-// compressed (lineTableOK reads an uncompressed one a unit at a time
-// instead): a SHF_COMPRESSED .debug_line as debug/elf does, or GNU's .zdebug_line
-// ("ZLIB", the size, then the zlib stream). Nil when there is none or it
-// cannot be read.
-func lineSection(f *file) []byte {
-	if sec := f.elf.Section(".debug_line"); sec != nil {
-		data, err := sec.Data()
-		if err != nil {
-			return nil
-		}
-		return data
-	}
-	sec := f.elf.Section(".zdebug_line")
-	if sec == nil {
-		return nil
-	}
-	data, err := sec.Data()
-	if err != nil || len(data) < 12 || string(data[:4]) != "ZLIB" {
-		return nil
-	}
-	size := binary.BigEndian.Uint64(data[4:12])
-	zr, err := zlib.NewReader(bytes.NewReader(data[12:]))
-	if err != nil {
-		return nil
-	}
-	// zlib expands at most about a thousandfold.
-	out, err := io.ReadAll(io.LimitReader(zr, int64(min(size, uint64(len(data))*1100))))
-	if err != nil {
-		return nil
-	}
-	return out
+	return nil
 }
 
 // lineTableSane reports whether the DWARF 5 line-table header at off in

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -72,7 +73,7 @@ func LoadBytes(name string, data []byte, opts Options) (structs []*layout.Struct
 			}
 		}()
 	}
-	f, err := read(name, bytes.NewReader(data), data, opts.Arch)
+	f, err := read(name, bytes.NewReader(data), data, int64(len(data)), opts.Arch)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -81,6 +82,11 @@ func LoadBytes(name string, data []byte, opts Options) (structs []*layout.Struct
 
 func load(f *file, opts Options) ([]*layout.Struct, []string, error) {
 	defer f.close()
+	if f.image != nil {
+		// A mapped file truncated while it is read faults: a panic,
+		// which catchPanics turns into an error, rather than a crash.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	}
 	l := &loader{
 		f:       f,
 		seen:    map[string]*definition{},
@@ -165,7 +171,7 @@ func (l *loader) run() error {
 	units := make(chan readResult, 1)
 	quit := make(chan struct{})
 	defer func() {
-		// The reader stops at its next unit; until then it reads the
+		// The reader stops within a few thousand entries; until then it reads the
 		// file's mapping, which closing the file releases.
 		close(quit)
 		for range units {
@@ -184,6 +190,16 @@ func (l *loader) run() error {
 		}
 	}
 	return nil
+}
+
+// stopped reports whether quit is closed.
+func stopped(quit <-chan struct{}) bool {
+	select {
+	case <-quit:
+		return true
+	default:
+		return false
+	}
 }
 
 // readResult is a compile unit read, or why reading stopped.
@@ -212,11 +228,17 @@ func (l *loader) read(out chan<- readResult, quit <-chan struct{}) {
 		}()
 	}
 	fail := func(err error) { send(readResult{err: corrupt(l.f.path, err)}) }
+	if l.f.image != nil {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true)) // see load
+	}
 	r := l.f.dw.Reader()
 	var u *unit
 	var last dwarf.Offset // the entries' offsets grow
 	open := 0             // entries whose children have not ended yet
-	for {
+	for n := 0; ; n++ {
+		if n%4096 == 0 && stopped(quit) {
+			return // done with what was read: the rest of a unit is not read
+		}
 		e, err := r.Next()
 		if err != nil {
 			fail(err)

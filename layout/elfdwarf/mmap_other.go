@@ -6,4 +6,4 @@ import "os"
 
 // mapFile maps nothing where there is no mmap: the sections are read
 // through debug/elf.
-func mapFile(*os.File) ([]byte, func()) { return nil, func() {} }
+func mapFile(*os.File, os.FileInfo) ([]byte, func()) { return nil, func() {} }

@@ -12,12 +12,11 @@ import (
 // cannot (an empty file, a pipe): the sections are then read through
 // debug/elf. The mapping is shared with the page cache, so a vmlinux's
 // 600 MB are not copied into the heap.
-func mapFile(f *os.File) (data []byte, unmap func()) {
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() <= 0 || int64(int(st.Size())) != st.Size() {
+func mapFile(f *os.File, st os.FileInfo) (data []byte, unmap func()) {
+	if !st.Mode().IsRegular() || st.Size() <= 0 || int64(int(st.Size())) != st.Size() {
 		return nil, func() {}
 	}
-	data, err = unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_PRIVATE)
+	data, err := unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_PRIVATE)
 	if err != nil {
 		return nil, func() {}
 	}

@@ -29,7 +29,8 @@ type file struct {
 	// arm64 (long double, __int128).
 	maxAlign  int64
 	bigEndian bool
-	// line is .debug_line, read when first needed (lineRead).
+	// line holds the line tables (.debug_line, inflated), as debugData
+	// found them or, when it did not, read when first needed (lineRead).
 	line     []byte
 	lineRead bool
 }
@@ -44,16 +45,21 @@ func open(path, arch string) (*file, error) {
 		}
 		return nil, fmt.Errorf("%s: %v", path, pathless(err))
 	}
-	if st, err := osf.Stat(); err == nil && st.IsDir() {
+	st, err := osf.Stat()
+	if err != nil {
+		osf.Close()
+		return nil, fmt.Errorf("%s: %v", path, pathless(err))
+	}
+	if st.IsDir() {
 		osf.Close()
 		return nil, fmt.Errorf("%s: a directory, not an ELF file (give an object or binary built with -g)", path)
 	}
-	image, unmap := mapFile(osf)
+	image, unmap := mapFile(osf, st)
 	var r io.ReaderAt = osf
 	if image != nil {
 		r = bytes.NewReader(image)
 	}
-	f, err := read(path, r, image, arch)
+	f, err := read(path, r, image, st.Size(), arch)
 	if err != nil {
 		unmap()
 		osf.Close()
@@ -63,9 +69,10 @@ func open(path, arch string) (*file, error) {
 	return f, nil
 }
 
-// read reads an ELF file and its DWARF from r, whose contents are image
-// when they are at hand (nil otherwise); name is the file's, for errors.
-func read(name string, r io.ReaderAt, image []byte, arch string) (*file, error) {
+// read reads an ELF file of size bytes and its DWARF from r, whose
+// contents are image when they are at hand (nil otherwise); name is the
+// file's, for errors.
+func read(name string, r io.ReaderAt, image []byte, size int64, arch string) (*file, error) {
 	ef, err := elf.NewFile(r)
 	if err != nil {
 		var magic [4]byte
@@ -84,7 +91,7 @@ func read(name string, r io.ReaderAt, image []byte, arch string) (*file, error) 
 		ef.Close()
 		return nil, fmt.Errorf("%s: no DWARF debug info (build it with -g; stripped files have none)", name)
 	}
-	f.dw, err = debugData(ef, image)
+	f.dw, f.line, err = debugData(ef, image, size)
 	if err != nil {
 		ef.Close()
 		return nil, corrupt(name, err)

@@ -8,21 +8,21 @@ import (
 	"strings"
 )
 
-// debugData returns an ELF file's DWARF. Where the file's contents are
-// at hand (image) and its debug sections need nothing done to them, the
+// debugData returns the DWARF of an ELF file of size bytes, and its line
+// tables where it has them at hand. Where the file's contents are at
+// hand (image) and its debug sections need nothing done to them, the
 // sections are used where they lie and only those that layouts read
 // are opened: debug/elf's DWARF copies every debug section into the
 // heap, a vmlinux's location lists and call frames too, which took a
 // third of a one-struct lookup. Relocations (an object file's) and
 // GNU's .zdebug_ sections are left to debug/elf.
-func debugData(ef *elf.File, image []byte) (*dwarf.Data, error) {
-	if image != nil {
-		if err := sectionsInside(ef, uint64(len(image))); err != nil {
-			return nil, err
-		}
+func debugData(ef *elf.File, image []byte, size int64) (d *dwarf.Data, line []byte, err error) {
+	if err := sectionsInside(ef, uint64(size)); err != nil {
+		return nil, nil, err
 	}
 	if image == nil || !inPlace(ef) {
-		return ef.DWARF()
+		d, err := ef.DWARF()
+		return d, nil, err
 	}
 	sec := func(name string) ([]byte, error) {
 		s := ef.Section(name)
@@ -35,23 +35,23 @@ func debugData(ef *elf.File, image []byte) (*dwarf.Data, error) {
 	for i, name := range []string{".debug_abbrev", ".debug_info", ".debug_line", ".debug_str"} {
 		b, err := sec(name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		data[i] = b
 	}
-	d, err := dwarf.New(data[0], nil, nil, data[1], data[2], nil, nil, data[3])
+	d, err = dwarf.New(data[0], nil, nil, data[1], data[2], nil, nil, data[3])
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// DWARF 5's indirect strings and addresses, which entries refer to.
 	for _, name := range []string{".debug_addr", ".debug_line_str", ".debug_str_offsets"} {
 		b, err := sec(name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if b != nil {
 			if err := d.AddSection(name, b); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
@@ -62,13 +62,13 @@ func debugData(ef *elf.File, image []byte) (*dwarf.Data, error) {
 		}
 		b, err := sectionBytes(s, image)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := d.AddTypes(fmt.Sprintf("types-%d", i), b); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return d, nil
+	return d, data[2], nil
 }
 
 // maxInflation bounds how much larger than its bytes in the file a
