@@ -262,12 +262,15 @@ func (f *Config) modelSection(model string) (*access.Section, error) {
 	return sec, nil
 }
 
-// missingMembers lists the members the paths name that a struct lacks.
+// missingMembers lists the members the paths name that a struct lacks,
+// each resolved as access.Resolve resolves it (elements of arrays
+// included).
 func missingMembers(paths []*access.Path, s *layout.Struct) []string {
 	var out []string
 	for _, p := range paths {
 		for _, a := range p.Accesses {
-			if s.Field(a.Member) == nil && !slices.Contains(out, a.Member) {
+			one := &access.Path{Name: p.Name, Accesses: []access.Access{a}}
+			if _, err := access.Resolve(one, s); err != nil && !slices.Contains(out, a.Member) {
 				out = append(out, a.Member)
 			}
 		}
@@ -289,7 +292,7 @@ func (f *Config) loadELF(set *Set) error {
 	}
 	var all []*layout.Struct
 	for _, name := range f.ELF {
-		structs, err := f.readELF(name, SplitList(f.Types))
+		structs, err := f.readELF(name, SplitList(f.Types), SplitList(f.Vars))
 		if err != nil {
 			return err
 		}
@@ -307,13 +310,14 @@ func (f *Config) loadELF(set *Set) error {
 	return nil
 }
 
-// readELF loads the structs types names (all when none) from one file.
-func (f *Config) readELF(name string, types []string) ([]*layout.Struct, error) {
+// readELF loads from one file the structs types names and those of the
+// variables vars names (every struct when neither names any).
+func (f *Config) readELF(name string, types, vars []string) ([]*layout.Struct, error) {
 	archs := SplitList(f.Arch)
 	if len(archs) > 1 {
 		return nil, fmt.Errorf("-arch names one GOARCH with -elf (the file's); drop it or give one")
 	}
-	opts := elfdwarf.Options{Types: types, Vars: SplitList(f.Vars)}
+	opts := elfdwarf.Options{Types: types, Vars: vars}
 	if len(archs) == 1 {
 		opts.Arch = archs[0]
 	}
@@ -373,18 +377,20 @@ func (f *Config) elfPaths(structs []*layout.Struct) (map[*layout.Struct][]*acces
 
 // elfStruct loads one struct from one ELF file, with its access paths.
 func (f *Config) elfStruct(file, typ string) (*Set, error) {
-	var types []string
-	isVar := slices.Contains(SplitList(f.Vars), typ)
-	if typ != "" && !isVar {
+	// typ names a struct, or a variable -var names (probe -elf F -var
+	// tk_core tk_core); none, the variables of -var.
+	var types, vars []string
+	switch {
+	case typ == "":
+		vars = SplitList(f.Vars)
+	case slices.Contains(SplitList(f.Vars), typ):
+		vars = []string{typ}
+	default:
 		types = []string{typ}
 	}
-	structs, err := f.readELF(file, types)
+	structs, err := f.readELF(file, types, vars)
 	if err != nil {
 		return nil, err
-	}
-	if isVar {
-		// A variable -var names, by its name: probe -elf F -var tk_core tk_core.
-		structs = slices.DeleteFunc(structs, func(s *layout.Struct) bool { return s.Name != typ })
 	}
 	if len(structs) != 1 {
 		var names []string
