@@ -265,8 +265,7 @@ func (h *hot) memberFacts(typ types.Type) []string {
 		if n.Obj().Pkg() == h.pass.Pkg || h.keptWhole(n) {
 			continue
 		}
-		var fact hotFact
-		if h.pass.ImportObjectFact(n.Obj(), &fact) {
+		if fact, ok := h.fact(n.Obj()); ok {
 			for _, m := range fact.Members {
 				out = append(out, path+"."+m)
 			}

@@ -90,9 +90,13 @@ func (b *builder) implementations(iface types.Type, m *types.Func) []*ssa.Functi
 		return fs
 	}
 	it, ok := iface.Underlying().(*types.Interface)
+	if !ok {
+		b.impls[key] = nil
+		return nil
+	}
 	var out []*ssa.Function
 	for _, tn := range b.implementers() {
-		if !ok {
+		if len(out) > maxImplementations {
 			break
 		}
 		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {

@@ -91,9 +91,9 @@ func (b *builder) model() *Model {
 			}
 		}
 		for _, id := range b.opAccesses(fn, goroutine[fn]) {
-			a := &b.accs[id]
+			a, members := &b.accs[id], b.memberPaths(id)
 			for ci, cd := range a.cands {
-				member := b.memberPaths(id)[ci]
+				member := members[ci]
 				if member == "" {
 					continue
 				}
@@ -163,9 +163,10 @@ func (b *builder) opAccesses(fn *ssa.Function, goroutine bool) []accID {
 		}
 		out = append(out, id)
 	}, parent, fn, nil, bindings)
-	// What the goroutine does through its own parameters and locals.
+	// What the goroutine does through its own parameters, which inline
+	// leaves out (no arguments are mapped): its other accesses it keeps.
 	for _, id := range b.summarize(fn).ids {
-		if b.accs[id].root != freeVar {
+		if b.accs[id].root == param {
 			out = append(out, id)
 		}
 	}

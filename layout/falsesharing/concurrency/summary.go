@@ -70,9 +70,11 @@ func (b *builder) objID(obj types.Object) int {
 }
 
 // accID numbers a distinct access: the builder keeps each access once,
-// and summaries hold their numbers. Carrying a callee's accesses up a
-// call chain, unchanged where the caller holds no lock around the call,
-// then copies numbers, and only an access changed on the way is keyed.
+// and summaries hold their numbers. Carrying a callee's accesses of
+// package-level or local objects up a call chain, unchanged where the
+// caller holds no lock around the call, then copies numbers; those
+// changed on the way, and those through a parameter or a free variable
+// (mapped onto the caller's arguments), are keyed again.
 type accID int32
 
 // summary is what a function and its callees do to the members they
@@ -88,8 +90,9 @@ const maxAccesses = 1024
 
 func (s *summary) full() bool { return len(s.ids) >= maxAccesses }
 
+// add adds an access to a summary that is not full.
 func (s *summary) add(id accID) {
-	if !s.full() && !s.seen[id] {
+	if !s.seen[id] {
 		s.seen[id] = true
 		s.ids = append(s.ids, id)
 	}
@@ -193,10 +196,12 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 		if s.full() {
 			return
 		}
+		// Clipped: a callee's accesses share their locks, and the first
+		// lock added here copies them.
+		a.locks = slices.Clip(a.locks)
 		for _, l := range locks {
 			if l.heldAt(here, at) && !slices.Contains(a.locks, l.lock) {
-				// Clipped: a callee's accesses share their locks.
-				a.locks = append(slices.Clip(a.locks), l.lock)
+				a.locks = append(a.locks, l.lock)
 				id = -1
 			}
 		}
