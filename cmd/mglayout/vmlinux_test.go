@@ -14,7 +14,8 @@ var vmlinux = flag.String("vmlinux", "", "a Debian debug vmlinux of 6.1 (layout/
 
 // TestVmlinuxWorkflow runs the kernel developer's commands on a real
 // kernel: tk_core's layout with its address and neighbours in text and
-// JSON, the diff of the kernel against itself under the model's paths,
+// JSON, check naming the neighbours on the lines the object shares, the
+// diff of the kernel against itself under the model's paths,
 // the suggestion in C, and one struct looked up against pahole -C in
 // alternating runs (the times are logged, not asserted). Behind a flag:
 // the file is 590 MB.
@@ -32,7 +33,7 @@ func TestVmlinuxWorkflow(t *testing.T) {
 		`(?m)^\tseqcount_raw_spinlock_t +seq; +/\* +0 +4 \|`,
 		`(?m)^\tstruct timekeeper +timekeeper; +/\* +8 +280 \|`,
 		`(?m)^\t/\* at 0x[0-9a-f]+ \(the symbol table\): phase 0 at 64 B; 0 at 128 B \*/$`,
-		`(?m)^\t/\* on its first and last lines: .*tick_nsec \+288`,
+		`(?m)^\t/\* on its first and last lines: tick_nsec \+288 \(8 bytes; 64, 128 B\), sync_hrtimer \+320 \(64 bytes; 128 B\)`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("layout -var tk_core prints no line matching %s:\n%s", want, out)
@@ -44,6 +45,13 @@ func TestVmlinuxWorkflow(t *testing.T) {
 	code, out, stderr = mglayout("diff", "-elf", v, "-elf", v, "-var", "tk_core", "-paths", "tk_core@v6.1", "-lines", "64,128")
 	if code != 0 || !strings.Contains(out, "ktime_get_coarse_real_ts64") {
 		t.Errorf("diff of the kernel against itself under tk_core@v6.1's paths: exit %d, want 0 and the model's paths:\n%s%s", code, out, stderr)
+	}
+	// check names the neighbours on the lines the object shares: at 64 B
+	// only the tick dirties line 4, which holds tick_nsec.
+	code, out, stderr = mglayout("check", "-elf", v, "-var", "tk_core", "-paths", "tk_core@v6.1", "-lines", "64,128")
+	if flat := strings.Join(strings.Fields(out), " "); code != 0 || !strings.Contains(flat, "neighbours share line 4 (32 B after, holds tick_nsec +288 (8 bytes)). tick dirties those lines: false sharing for whatever lives there. No reader touches them") ||
+		!strings.Contains(flat, "line 2 (96 B after, holds tick_nsec +288 (8 bytes), sync_hrtimer +320 (64 bytes))") {
+		t.Errorf("check: exit %d, not the neighbours of tk_core's last lines:\n%s%s", code, out, stderr)
 	}
 	code, out, stderr = mglayout("suggest", "-elf", v, "-var", "tk_core", "-paths", "tk_core@v6.1")
 	if code != 0 || !strings.Contains(out, "\tstruct timekeeper {\n") || !strings.Contains(out, "--- struct timekeeper (declared at include/linux/timekeeper_internal.h:") {

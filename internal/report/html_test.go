@@ -233,7 +233,7 @@ func TestHTMLManyPhases(t *testing.T) {
 
 // TestPlaced checks that a variable the symbol table places is shown
 // with its address, its phase and what shares its first and last lines,
-// in the HTML, the text and the Markdown.
+// in the HTML, the text and the Markdown, and that the JSON carries them.
 func TestPlaced(t *testing.T) {
 	r := syntheticReport(t)
 	s := &r.Layouts.Structs[0]
@@ -246,6 +246,13 @@ func TestPlaced(t *testing.T) {
 	want := fmt.Sprintf("At 0xffffffff8333fe80 (the symbol table): phase 0 at 64 B; 0 at 128 B. On its first and last lines: tick_nsec +%d (8 bytes;", s.Size)
 	if !strings.Contains(textOf(section), want) {
 		t.Errorf("the layout's section does not say %q:\n%s", want, textOf(section))
+	}
+	var js bytes.Buffer
+	if err := json.NewEncoder(&js).Encode(r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"address":18446744071615807104`) || !strings.Contains(js.String(), `"name":"tick_nsec"`) {
+		t.Errorf("the JSON does not carry the address and the neighbour")
 	}
 	for name, write := range map[string]func(io.Writer, *Report) error{"text": Text, "Markdown": Markdown} {
 		var b bytes.Buffer
