@@ -127,9 +127,9 @@ type Struct struct {
 	// offset order (so the list is in offset order unless a union holds
 	// a struct).
 	Fields []Field
-	// Decl names the Go type declaring the outermost members, as
-	// Field.Decl does for nested ones; DeclAt is where a type read from
-	// DWARF is declared, as Field.DeclAt.
+	// Decl names the type declaring the outermost members, as Field.Decl
+	// does for nested ones; DeclAt is where a type read from DWARF is
+	// declared, as Field.DeclAt.
 	Decl   string
 	DeclAt string
 	// FromGoBinary is set for a struct read from the DWARF of a Go

@@ -32,7 +32,9 @@ named pad..., cpu.CacheLinePad), leaves structs marked structs.HostLayout
 alone unless -force is given, and reorders a struct type only where the
 object holds it once.
 
-T is a built-in model (tk_core@v6.1) or a Go type (import/path.T or ./dir.T).`,
+T is a built-in model or scenario (tk_core@v6.1, tk@v6.1), a Go type
+(import/path.T or ./dir.T), or with -elf FILE a struct of the file (with
+-var NAME, the variable's struct, named or not).`,
 		Flags: suggestFlags,
 	})
 }
@@ -58,7 +60,7 @@ func suggestFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		if f, err := out.Format.Name(); err != nil {
 			return err
 		} else if f != "text" {
-			return cli.Usagef("suggest writes Go source and text only; drop -format %s", f)
+			return cli.Usagef("suggest writes its declarations and figures as text only; drop -format %s", f)
 		}
 		set, err := cfg.LoadOne(args[0])
 		if err != nil {
@@ -75,24 +77,9 @@ func suggestFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		if err != nil {
 			return cli.Usagef("%v", err)
 		}
-		var decls []suggest.Declaration
-		switch files := set.Source[s]; {
-		case s.FromGoBinary:
-			if decls, err = suggest.GoDeclarations(r); err != nil {
-				return cli.Usagef("%v", err)
-			}
-		case s.Source != layout.SourceGo:
-			// C, for a struct read from DWARF or a kernel model, whose
-			// Go mirror keeps the comments.
-			var comments map[string][]string
-			if files != nil {
-				comments = suggest.Comments(files, s)
-			}
-			decls = suggest.CDeclarations(r, comments)
-		case files != nil:
-			if decls, err = suggest.Declarations(files, r); err != nil {
-				return cli.Usagef("%v", err)
-			}
+		decls, err := suggest.DeclarationsFor(r, set.Source[s])
+		if err != nil {
+			return cli.Usagef("%v", err)
 		}
 		figures, err := r.Figures(lines, func(c *layout.Struct) func(int64) ([]int64, string) { return placement.For(c, declared).Func(c) })
 		if err != nil {

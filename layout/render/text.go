@@ -363,8 +363,9 @@ func neighboursText(s *layout.Struct, lines []int64) string {
 // sharesEdgeLine reports whether a neighbour shares the first or the last
 // line of the size with a placed variable.
 func sharesEdgeLine(s *layout.Struct, n layout.Neighbour, line int64) bool {
-	phase := int64(s.Address % uint64(line))
-	first, last := -phase, (phase+s.Size-1)/line*line-phase // the lines' starts, from the variable
+	// The lines' starts, from the variable, at its one phase.
+	phase := s.Phases(line)[0]
+	first, last := -phase, (phase+s.Size-1)/line*line-phase
 	overlaps := func(start int64) bool { return n.Offset < start+line && start < n.Offset+n.Size }
 	return overlaps(first) || overlaps(last)
 }

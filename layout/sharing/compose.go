@@ -17,9 +17,9 @@ type Part struct {
 }
 
 // ScenarioApart is how far apart Compose lays the objects of a scenario
-// out: a page, beyond any cache line, since the objects are separate
-// variables whose neighbours are unknown and whose lines are their own.
-const ScenarioApart = 4096
+// out: the largest line size (a page), so that the objects, separate
+// variables whose neighbours are unknown, keep lines of their own.
+const ScenarioApart = layout.MaxLineSize
 
 // Compose lays the objects of a scenario out as one object, so that every
 // analysis counts a path's lines over all the objects it touches: each

@@ -118,13 +118,9 @@ func (c *cWriter) declaration(d cDecl, pads map[int]int64) string {
 	head, tail := d.head()
 	c.b.WriteString(head + " {\n")
 	c.members(d.s, d.parent, 1, pads)
-	if tail != "" {
-		// A variable's alignment is the variable's (tk_core
-		// ____cacheline_aligned).
-		c.b.WriteString("}" + tail + d.attribute() + ";\n")
-	} else {
-		c.b.WriteString("}" + d.attribute() + ";\n")
-	}
+	// After a variable's name, the attribute is the variable's (tk_core
+	// ____cacheline_aligned).
+	c.b.WriteString("}" + tail + d.attribute() + ";\n")
 	return c.b.String()
 }
 

@@ -29,33 +29,71 @@ type Declaration struct {
 	Old, New string
 }
 
-// Declarations writes, for every reordered struct type, its declaration in
-// the declared order and in the suggested one, with each member's
-// comments, tag and type as written, and the inserted padding as blank
+// DeclarationsFor writes the declarations a suggestion changes, as
+// declared and as suggested, in its input's language: Go, from the
+// source files of a Go type (each member's comments, tag and type as
+// written) or from the members of a Go binary's DWARF, which has no
+// source to quote; C for a struct read from DWARF and for a kernel
+// model, whose Go mirror (files) keeps the comments (CDeclarations).
+func DeclarationsFor(r *Result, files *Files) ([]Declaration, error) {
+	s := r.Original
+	switch {
+	case s.FromGoBinary:
+		return goDeclarations(r, func(decl string, parent int) ([]memberSource, error) {
+			var fields []memberSource
+			for _, i := range s.Members(parent) {
+				f := &s.Fields[i]
+				fields = append(fields, memberSource{f.Name, f.Name + " " + f.Type})
+			}
+			return fields, nil
+		})
+	case s.Source != layout.SourceGo:
+		var comments map[string][]string
+		if files != nil {
+			comments = Comments(files, s)
+		}
+		return CDeclarations(r, comments), nil
+	case files != nil:
+		return goDeclarations(r, func(decl string, _ int) ([]memberSource, error) {
+			st := findStruct(files, decl)
+			if st == nil {
+				return nil, fmt.Errorf("the declaration of %s is not in the loaded sources", decl)
+			}
+			return fieldSource(files, st), nil
+		})
+	}
+	return nil, nil
+}
+
+// goDeclarations writes, for every reordered or padded struct type, its
+// Go declaration in the declared order and in the suggested one, from
+// the members fields gives for the type (named decl, the aggregate
+// parent of the original layout), with the inserted padding as blank
 // fields. Both are gofmt'ed, so a diff shows only what moved.
-func Declarations(files *Files, r *Result) ([]Declaration, error) {
+func goDeclarations(r *Result, fields func(decl string, parent int) ([]memberSource, error)) ([]Declaration, error) {
 	var out []Declaration
 	for _, path := range r.changed() {
-		decl := r.Original.Decl
-		parent := -1
+		decl, parent, newParent := r.Original.Decl, -1, -1
+		if r.Original.FromGoBinary {
+			// The DWARF names the type with its package path.
+			decl = decl[strings.LastIndex(decl, ".")+1:]
+		}
 		if path != "" {
 			f := r.Original.Field(path)
-			decl, parent = f.Decl, indexOf(r.Original, path)
+			decl, parent, newParent = f.Decl, indexOf(r.Original, path), indexOf(r.Suggested, path)
+			if r.Original.FromGoBinary {
+				decl = f.Type
+			}
 		}
-		st := findStruct(files, decl)
-		if st == nil {
-			return nil, fmt.Errorf("the declaration of %s is not in the loaded sources", decl)
-		}
-		fields := fieldSource(files, st)
-		oldText, err := structText(decl, names(r.Original, parent), fields, nil)
+		members, err := fields(decl, parent)
 		if err != nil {
 			return nil, err
 		}
-		newParent := -1
-		if path != "" {
-			newParent = indexOf(r.Suggested, path)
+		oldText, err := structText(decl, names(r.Original, parent), members, nil)
+		if err != nil {
+			return nil, err
 		}
-		newText, err := structText(decl, names(r.Suggested, newParent), fields, r.padsIn(newParent))
+		newText, err := structText(decl, names(r.Suggested, newParent), members, r.padsIn(newParent))
 		if err != nil {
 			return nil, err
 		}
@@ -96,37 +134,6 @@ func Comments(files *Files, s *layout.Struct) map[string][]string {
 		}
 	}
 	return out
-}
-
-// GoDeclarations writes, for every reordered or padded aggregate of a
-// struct read from a Go binary's DWARF, which has no source to quote,
-// its declaration in Go as declared and as suggested: each member's name
-// and type as the DWARF gives them, the inserted padding as blank fields,
-// gofmt'ed.
-func GoDeclarations(r *Result) ([]Declaration, error) {
-	var out []Declaration
-	for _, path := range r.changed() {
-		name, parent, newParent := r.Original.Name[strings.LastIndex(r.Original.Name, ".")+1:], -1, -1
-		if path != "" {
-			name = r.Original.Field(path).Type
-			parent, newParent = indexOf(r.Original, path), indexOf(r.Suggested, path)
-		}
-		var fields []memberSource
-		for _, i := range r.Original.Members(parent) {
-			f := &r.Original.Fields[i]
-			fields = append(fields, memberSource{f.Name, f.Name + " " + f.Type})
-		}
-		oldText, err := structText(name, names(r.Original, parent), fields, nil)
-		if err != nil {
-			return nil, err
-		}
-		newText, err := structText(name, names(r.Suggested, newParent), fields, r.padsIn(newParent))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, Declaration{Name: name, Old: oldText, New: newText})
-	}
-	return out, nil
 }
 
 func indexOf(s *layout.Struct, path string) int {
