@@ -42,13 +42,11 @@ func (l *loader) finishVars(u *unit) error {
 		if l.varsFound[v.name] {
 			continue
 		}
-		d, err := l.get(v.typ, u)
-		for i := 0; err == nil && d != nil && d.hasTyp && (d.tag == dwarf.TagTypedef || d.tag == dwarf.TagConstType || d.tag == dwarf.TagVolatileType) && i < maxDepth; i++ {
-			d, err = l.get(d.typ, u)
-		}
+		r, err := l.resolve(v.typ, true, u)
 		if err != nil {
 			return corrupt(l.f.path, fmt.Errorf("variable %s: %v", v.name, err))
 		}
+		d := r.d
 		if d == nil || d.tag != dwarf.TagStructType || d.decl {
 			l.varKinds[v.name] = "not a struct"
 			if d != nil && d.tag == dwarf.TagUnionType {
@@ -60,7 +58,7 @@ func (l *loader) finishVars(u *unit) error {
 		if err != nil {
 			return corrupt(l.f.path, fmt.Errorf("variable %s: %v", v.name, err))
 		}
-		s.Align = max(s.Align, v.align)
+		s.Align = max(s.Align, v.align, r.align) // an aligned typedef's too
 		s.VarType = strings.TrimSpace("struct " + d.name)
 		l.out = append(l.out, built{varRequest + v.name, s})
 		l.varsFound[v.name] = true
@@ -109,11 +107,22 @@ func (l *loader) place(structs []*layout.Struct) error {
 		return corrupt(l.f.path, err)
 	}
 	for _, s := range structs {
-		i := slices.IndexFunc(syms, func(sym elf.Symbol) bool {
-			return sym.Name == s.Name && elf.ST_TYPE(sym.Info) == elf.STT_OBJECT && sym.Section != elf.SHN_UNDEF
-		})
+		i, n := -1, 0
+		for k, sym := range syms {
+			if sym.Name == s.Name && elf.ST_TYPE(sym.Info) == elf.STT_OBJECT && sym.Section != elf.SHN_UNDEF {
+				if n++; i < 0 {
+					i = k
+				}
+			}
+		}
 		if i < 0 {
 			continue
+		}
+		if n > 1 {
+			// Static variables of one name in several units: the layout
+			// is the first unit's, and the place the first symbol's,
+			// which need not be the same variable.
+			l.notes = append(l.notes, fmt.Sprintf("%d symbols are named %s; placed at the first, %#x", n, s.Name, syms[i].Value))
 		}
 		v := syms[i]
 		s.Placed, s.Address = true, v.Value
