@@ -3,6 +3,8 @@ package stats
 import (
 	"math"
 	"slices"
+
+	mstats "github.com/aclements/go-moremath/stats"
 )
 
 // Power is the probability with which the smallest detectable effect
@@ -76,16 +78,9 @@ func median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// normalQuantile is the standard normal distribution's quantile function.
-func normalQuantile(p float64) float64 {
-	return math.Sqrt2 * math.Erfinv(2*p-1)
-}
-
 // tQuantile is Student's t distribution's quantile function with df
-// degrees of freedom, by the Cornish-Fisher expansion around the normal
-// quantile (Abramowitz and Stegun 26.7.5), within 0.1 % for df >= 5.
+// degrees of freedom: go-moremath's, which benchmath computes its own
+// statistics with.
 func tQuantile(p, df float64) float64 {
-	z := normalQuantile(p)
-	z3, z5, z7 := z*z*z, z*z*z*z*z, z*z*z*z*z*z*z
-	return z + (z3+z)/(4*df) + (5*z5+16*z3+3*z)/(96*df*df) + (3*z7+19*z5+17*z3-15*z)/(384*df*df*df)
+	return mstats.InvCDF(mstats.TDist{V: df})(p)
 }
