@@ -47,9 +47,10 @@ func TestMDEPower(t *testing.T) {
 
 // TestTQuantile checks the t quantiles against the tables (R's qt):
 // qt(0.975, 18) = 2.100922, qt(0.8, 18) = 0.8620381, qt(0.975, 8) =
-// 2.306004.
+// 2.306004, and in the tail that Holm's levels reach, qt(0.999, 5) =
+// 5.893430 and qt(0.9995, 5) = 6.868827.
 func TestTQuantile(t *testing.T) {
-	for _, c := range []struct{ p, df, want float64 }{{0.975, 18, 2.100922}, {0.8, 18, 0.8620381}, {0.975, 8, 2.306004}} {
+	for _, c := range []struct{ p, df, want float64 }{{0.975, 18, 2.100922}, {0.8, 18, 0.8620381}, {0.975, 8, 2.306004}, {0.999, 5, 5.893430}, {0.9995, 5, 6.868827}} {
 		if got := tQuantile(c.p, c.df); math.Abs(got/c.want-1) > 1e-3 {
 			t.Errorf("tQuantile(%v, %v) = %v, want %v", c.p, c.df, got, c.want)
 		}
