@@ -1,6 +1,10 @@
 package probe
 
-import "github.com/mglayout/mglayout/probe/stats"
+import (
+	"math"
+
+	"github.com/mglayout/mglayout/probe/stats"
+)
 
 // Interference is the verdict of a sweep.
 type Interference struct {
@@ -14,6 +18,14 @@ type Interference struct {
 	// Slower are the distances at which the writer is slower, with
 	// their comparison.
 	Slower map[int64]stats.Comparison
+}
+
+// Decidable reports whether the sweep's rounds could show a distance
+// significant at all after the correction for its number of tests: with
+// too few (6 rounds over 65 distances), the exact test's smallest p is
+// above the corrected level, and no knee can be found on any machine.
+func (in Interference) Decidable() bool {
+	return len(in.Comparisons) > 0 && !math.IsInf(in.Comparisons[0].MDE, 1)
 }
 
 // slowdown is the smallest slowdown that counts, besides significance:

@@ -42,6 +42,8 @@ func WriteSweep(w io.Writer, r *SweepResult) error {
 		fmt.Fprintf(&b, "\n%d rounds are too few for confidence intervals; run at least %d (-count).\n", r.Rounds, stats.MinForCI)
 	case in.Distance < 0:
 		fmt.Fprintf(&b, "\ndestructive-interference distance: more than %d bytes: the writer is slower at every distance measured.\n", r.Points[len(r.Points)-1].Distance)
+	case in.Distance == 0 && !in.Decidable():
+		fmt.Fprintf(&b, "\ndestructive-interference distance: none measured: %d rounds cannot show a distance significant over\nthe sweep's %d tests, whatever the machine; run more rounds (-count).\n", r.Rounds, len(in.Comparisons))
 	case in.Distance == 0:
 		b.WriteString("\ndestructive-interference distance: none measured: the writer is never significantly slower than at the far control,\nnot even with the reader on its own line, which slows a writer on every cache-coherent host: the rounds were too\nnoisy to tell (other work on these CPUs?). Run it again on a quiet machine.\n")
 	default:

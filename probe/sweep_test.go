@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -199,5 +200,39 @@ func TestKnee(t *testing.T) {
 	in := r.Interference()
 	if c.RawP > 0.05 || in.Distance != 64 {
 		t.Errorf("half-slow point: p=%.4f uncorrected, distance %d; want p <= 0.05 and 64, the correction keeping it out", c.RawP, in.Distance)
+	}
+}
+
+// TestKneeUndecidable checks the verdict of a sweep whose rounds are too
+// few for its tests: 6 rounds over 65 distances cannot make any distance
+// significant after the correction, so a writer 85 % slower on its own
+// line is no knee, and the text says to run more rounds, not that the
+// machine was noisy.
+func TestKneeUndecidable(t *testing.T) {
+	const fast, slow = 2e8, 3e7
+	sample := func(center float64) []float64 {
+		v := make([]float64, 6)
+		for i := range v {
+			v[i] = center * (1 + 0.001*float64(i))
+		}
+		return v
+	}
+	r := &SweepResult{Far: &SweepPoint{Distance: 4096, Writer: sample(fast), Reader: sample(fast)}, Rounds: 6}
+	for d := int64(0); d <= 512; d += 8 {
+		rate := fast
+		if d < 64 {
+			rate = slow
+		}
+		r.Points = append(r.Points, &SweepPoint{Distance: d, Writer: sample(rate), Reader: sample(fast)})
+	}
+	if in := r.Interference(); in.Distance != 0 || in.Decidable() {
+		t.Errorf("distance %d, decidable %v; want 0 and not decidable", in.Distance, in.Decidable())
+	}
+	var b strings.Builder
+	if err := WriteSweep(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if want := "6 rounds cannot show a distance significant over\nthe sweep's 65 tests"; !strings.Contains(b.String(), want) {
+		t.Errorf("the sweep's text does not say %q:\n%s", want, b.String())
 	}
 }
