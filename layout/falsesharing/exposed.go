@@ -61,7 +61,7 @@ func (c *checker) checkExposed(o object, s *layout.Struct, arch string, cs *shar
 				tier = Likely
 			}
 			f := finding{rule: PhasePadding, key: "exposed|" + m, a: m, b: m, hot: m, tier: tier, exposed: true}
-			if len(previous) > 0 && !leading && !after {
+			if len(previous) > 0 && !after {
 				f.previous = &previousObject{stride, previous}
 			}
 			c.add(o.tn, s, arch, cs, oa, f, "", "")
@@ -105,10 +105,10 @@ func (c *checker) exposable(o object, s *layout.Struct) []string {
 }
 
 // leadingRun returns the members before a struct's first cache-line
-// pad when that pad ends on a line boundary: the pad gives them the
-// object's first line, which is theirs alone only if the object starts
-// on one, so the previous object is a neighbour they were padded
-// against (uber-go/ratelimit's state pointer before its [56]byte pad,
+// pad when that pad ends on a multiple of minLinePad, as one ending a
+// line does: the pad gives them the object's first line, which is
+// theirs alone only if the object starts on one, so the previous object
+// is a neighbour they were padded against (uber-go/ratelimit's state pointer before its [56]byte pad,
 // to which a later commit added the pad before).
 func leadingRun(s *layout.Struct) []string {
 	var run []string
