@@ -69,7 +69,7 @@ type ClockRow struct {
 // ClockReference2018 is where the reference figures come from: the
 // message, its author and date, the machine, and how its program
 // measured (probe/testdata/clock2018.txt holds the message).
-const ClockReference2018 = `Arnd Bergmann, 25 Jun 2018, "Re: [PATCH] vfs: replace current_kernel_time64 with ktime equivalent" (linux-kernel), on a 3.1 GHz Ryzen: his program counts clock_gettime calls of CLOCK_REALTIME and CLOCK_REALTIME_COARSE, through the vDSO and as syscall(__NR_clock_gettime), until the second turns over, and prints one second over the count`
+const ClockReference2018 = `Arnd Bergmann, 25 Jun 2018, "Re: [PATCH] vfs: replace current_kernel_time64 with ktime equivalent" (linux-kernel), on a 3.1 GHz Ryzen: his program counts clock_gettime calls of CLOCK_REALTIME and CLOCK_REALTIME_COARSE, through the vDSO and as syscall(__NR_clock_gettime), until a second has passed since the first, and prints one second over the count`
 
 // Reference figures of 2018, ns per read.
 const (

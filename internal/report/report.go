@@ -171,9 +171,8 @@ func newComparison(path, old, new string, c stats.Comparison) Comparison {
 	return out
 }
 
-// Evidence is a comparison's statistics in words: "p=0.001, 12 tests
-// (Holm)", and for no significant change what it could have seen, "p=0.970;
-// no change larger than ±6%".
+// Evidence is a comparison's statistics in words: "p=0.001, Holm over 12
+// tests", and for no significant change what it could have seen as well.
 func (c Comparison) Evidence() string {
 	s := fmt.Sprintf("p=%.3f", c.P)
 	if c.Tests > 1 {
