@@ -17,13 +17,18 @@ const Power = 0.8
 // the spread of the two samples pooled from their median absolute
 // deviations (robust to the outliers a shared machine produces), widened
 // by the Mann-Whitney test's asymptotic efficiency against the t test on
-// normal samples (3/π). +Inf where it cannot be told.
+// normal samples (3/π). +Inf where it cannot be told: samples too few,
+// or so many equal values that neither median absolute deviation says
+// anything of the spread (a change of zero is no smallest one).
 func relSpread(old, new []float64, m1, m2 float64) float64 {
 	n1, n2 := len(old), len(new)
 	if n1 < 2 || n2 < 2 || m1 == 0 {
 		return math.Inf(1)
 	}
 	s1, s2 := robustSD(old, m1), robustSD(new, m2)
+	if s1 == 0 && s2 == 0 {
+		return math.Inf(1)
+	}
 	pooled := math.Sqrt((float64(n1-1)*s1*s1 + float64(n2-1)*s2*s2) / float64(n1+n2-2))
 	return pooled * math.Sqrt(1/float64(n1)+1/float64(n2)) / math.Sqrt(3/math.Pi) / math.Abs(m1)
 }

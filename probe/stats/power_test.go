@@ -69,6 +69,16 @@ func TestMDETooSmall(t *testing.T) {
 	}
 }
 
+// TestMDENoSpread: samples whose values are mostly equal have no median
+// absolute deviation, which tells nothing of their spread: no MDE, not
+// one of zero.
+func TestMDENoSpread(t *testing.T) {
+	c := Compare([]float64{5, 5, 5, 5, 5, 5, 7, 4}, []float64{5, 5, 5, 5, 5, 6, 5, 3})
+	if !math.IsInf(c.MDE, 1) {
+		t.Errorf("mostly equal samples: MDE %v, want +Inf", c.MDE)
+	}
+}
+
 // TestHolm checks the corrected p-values against R's p.adjust(p,
 // "holm") for p = (0.01, 0.04, 0.03, 0.005): (0.03, 0.06, 0.06, 0.02).
 func TestHolm(t *testing.T) {
