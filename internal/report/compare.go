@@ -121,16 +121,23 @@ func (m *Merged) kernels() {
 			a.Host.Info.CPUID.Brand != b.Host.Info.CPUID.Brand || a.Host.Info.GOARCH != b.Host.Info.GOARCH {
 			continue
 		}
+		// The workloads of one pair of kernels are one family, corrected
+		// for their number (Holm) as every family of comparisons is.
+		var names []string
+		var family []stats.Comparison
 		for _, wa := range a.Kernel.Workloads {
 			for _, wb := range b.Kernel.Workloads {
-				if wa.Name != wb.Name {
-					continue
+				if wa.Name == wb.Name {
+					names = append(names, wa.Name)
+					family = append(family, stats.Compare(wa.Total, wb.Total))
 				}
-				c := stats.Compare(wa.Total, wb.Total)
-				m.Kernels = append(m.Kernels, KernelRow{Workload: wa.Name, OldMachine: base.Label, NewMachine: mc.Label,
-					OldRelease: a.Kernel.Release, NewRelease: b.Kernel.Release,
-					Comparison: newComparison(wa.Name, a.Kernel.Release, b.Kernel.Release, c)})
 			}
+		}
+		stats.Holm(family)
+		for i, c := range family {
+			m.Kernels = append(m.Kernels, KernelRow{Workload: names[i], OldMachine: base.Label, NewMachine: mc.Label,
+				OldRelease: a.Kernel.Release, NewRelease: b.Kernel.Release,
+				Comparison: newComparison(names[i], a.Kernel.Release, b.Kernel.Release, c)})
 		}
 	}
 }
