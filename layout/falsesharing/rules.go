@@ -89,7 +89,7 @@ object can start mid-line.`,
 	b atomic.Int64
 }`,
 		Good: `type pair struct {
-	_ [56]byte // keeps the object before off a's line
+	_ [120]byte // keeps the object before off a's line, 128-byte lines too
 	a atomic.Int64
 	_ [120]byte
 	b atomic.Int64
