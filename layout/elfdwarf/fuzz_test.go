@@ -39,12 +39,12 @@ func seeds(t testing.TB) map[string][]byte {
 	return out
 }
 
-// loadBytes loads data from memory with panics let through, checking
+// checkLoad loads data from memory with panics let through, checking
 // that an error is one line naming the input.
-func loadBytes(t *testing.T, data []byte) {
+func checkLoad(t *testing.T, data []byte) {
 	t.Helper()
 	const name = "input.o"
-	structs, _, err := LoadBytes(name, data, Options{})
+	structs, _, err := loadBytes(name, data, Options{})
 	if err != nil {
 		if msg := err.Error(); !strings.HasPrefix(msg, name+": ") || strings.Contains(msg, "\n") {
 			t.Fatalf("error is not one line naming the file: %q", msg)
@@ -82,13 +82,13 @@ func TestCorrupt(t *testing.T) {
 	for name, data := range seeds(t) {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			for n := 0; n < len(data); n += 13 {
-				loadBytes(t, data[:n])
+				checkLoad(t, data[:n])
 			}
 			for i := 0; i < len(data); i += 7 {
 				for _, x := range []byte{0xff, 0x80, 0x01} {
 					c := append([]byte(nil), data...)
 					c[i] ^= x
-					loadBytes(t, c)
+					checkLoad(t, c)
 				}
 			}
 		})
@@ -105,7 +105,7 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		noCatch(t)
-		loadBytes(t, data)
+		checkLoad(t, data)
 	})
 }
 
@@ -212,7 +212,7 @@ func TestMutations(t *testing.T) {
 			}
 		}
 		s := time.Now()
-		LoadBytes("input.o", c, Options{})
+		loadBytes("input.o", c, Options{})
 		slowest = max(slowest, time.Since(s))
 		n++
 	}

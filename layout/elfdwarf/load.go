@@ -48,23 +48,20 @@ var catchPanics = true
 // Errors name the file and say what to do: not an ELF file, no DWARF,
 // corrupt or truncated DWARF, a type that is not there.
 func Load(path string, opts Options) (structs []*layout.Struct, notes []string, err error) {
-	if catchPanics {
-		defer func() {
-			if r := recover(); r != nil {
-				structs, notes = nil, nil
-				err = fmt.Errorf("%s: corrupt DWARF (%v); rebuild the file with -g", path, r)
-			}
-		}()
-	}
-	f, err := open(path, opts.Arch)
-	if err != nil {
-		return nil, nil, err
-	}
-	return load(f, opts)
+	return loadFrom(path, opts, func() (*file, error) { return open(path, opts.Arch) })
 }
 
-// LoadBytes is Load of an ELF file held in memory, named name in errors.
-func LoadBytes(name string, data []byte, opts Options) (structs []*layout.Struct, notes []string, err error) {
+// loadBytes is Load of an ELF file held in memory, named name in errors:
+// how the fuzz tests feed the loader, with no file per input.
+func loadBytes(name string, data []byte, opts Options) ([]*layout.Struct, []string, error) {
+	return loadFrom(name, opts, func() (*file, error) {
+		return read(name, bytes.NewReader(data), data, int64(len(data)), opts.Arch)
+	})
+}
+
+// loadFrom loads from the file openFile opens, named name in errors, a
+// panic while reading it being an error too.
+func loadFrom(name string, opts Options, openFile func() (*file, error)) (structs []*layout.Struct, notes []string, err error) {
 	if catchPanics {
 		defer func() {
 			if r := recover(); r != nil {
@@ -73,7 +70,7 @@ func LoadBytes(name string, data []byte, opts Options) (structs []*layout.Struct
 			}
 		}()
 	}
-	f, err := read(name, bytes.NewReader(data), data, int64(len(data)), opts.Arch)
+	f, err := openFile()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -17,7 +17,7 @@ import (
 type file struct {
 	path string
 	os   *os.File
-	// image is the file's contents, mapped (or given to LoadBytes); nil
+	// image is the file's contents, mapped (or given to loadBytes); nil
 	// when they are read through debug/elf. unmap releases a mapping.
 	image []byte
 	unmap func()
