@@ -267,6 +267,11 @@ func (f *finding) whereText() string {
 		}
 		parts = append(parts, text)
 	}
+	for _, s := range f.layouts {
+		if s.Doc != "" {
+			return strings.Join(parts, "; ") + ", " + s.Doc
+		}
+	}
 	return strings.Join(parts, "; ")
 }
 

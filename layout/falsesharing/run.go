@@ -78,7 +78,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, err
 	}
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	c := &checker{pass: pass, cfg: cfg, dirs: dirs, in: in, found: map[string]*finding{}, reported: map[string]bool{}, tabled: map[types.Object]bool{},
+	c := &checker{pass: pass, cfg: cfg, dirs: dirs, in: in, found: map[string]*finding{}, reported: map[string]bool{}, tabled: map[types.Object]bool{}, standIns: map[*types.Named]standIn{},
 		hot: pass.ResultOf[HotMembers].(*hot)}
 
 	for tn, named := range structTypes(pass.Pkg) {
@@ -145,6 +145,9 @@ type checker struct {
 	elements map[types.Object]bool
 	// tabled holds the element types of tables reported under FS1.
 	tabled map[types.Object]bool
+	// insts memoises instances; standIns names its stand-ins.
+	insts    []*types.Named
+	standIns map[*types.Named]standIn
 }
 
 func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string) error {
@@ -159,7 +162,11 @@ func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string)
 	declared := d != nil && len(d.Paths) > 0
 	uses := append(slices.Clone(c.hot.hotMembers(tn)), c.hot.memberFacts(named)...)
 	uses = append(uses, c.hot.paddedMembers(named)...)
-	return c.checkObject(object{tn: tn, typ: named, name: types.TypeString(named, types.RelativeTo(c.pass.Pkg)), align: align, cnames: cnames, declared: declared, uses: uses, placement: c.placementOf(tn)}, arch)
+	name, note := types.TypeString(named, types.RelativeTo(c.pass.Pkg)), ""
+	if si, ok := c.standIns[named]; ok {
+		name, note = si.name, si.note
+	}
+	return c.checkObject(object{tn: tn, typ: named, name: name, note: note, align: align, cnames: cnames, declared: declared, uses: uses, placement: c.placementOf(tn)}, arch)
 }
 
 // object is what the analyzer lays out and checks: a struct type, or a
@@ -169,7 +176,8 @@ type object struct {
 	tn        types.Object // the type, or the variable of a package-level array
 	typ       types.Type   // a struct type
 	name      string
-	align     int64 // declared alignment, 0 if none
+	note      string // what the layout assumes, said with its findings: a stand-in's type parameters
+	align     int64  // declared alignment, 0 if none
 	cnames    bool
 	declared  bool     // the paths come from //mglayout:path
 	uses      []string // members used through sync/atomic, and facts
@@ -204,7 +212,7 @@ func (c *checker) checkObject(o object, arch string) error {
 		return err
 	}
 	b.CNames = o.cnames
-	s, err := b.Build(o.name, o.typ, o.align, "")
+	s, err := b.Build(o.name, o.typ, o.align, o.note)
 	if err != nil {
 		return err
 	}
@@ -260,8 +268,12 @@ func (c *checker) reportOnce(pos token.Pos, msg string) {
 
 // instances returns the instances of the package's generic struct types
 // that the package creates with concrete type arguments, in source
-// order, each once.
+// order, each once, and for each generic struct type that it creates
+// only in generic code (NewQueue[T]) its stand-in (gosrc.StandIn).
 func (c *checker) instances() []*types.Named {
+	if c.insts != nil {
+		return c.insts
+	}
 	var out []*types.Named
 	seen := map[string]bool{}
 	type at struct {
@@ -279,10 +291,45 @@ func (c *checker) instances() []*types.Named {
 		}
 	}
 	slices.SortFunc(all, func(a, b at) int { return int(a.pos - b.pos) })
+	instantiated := map[types.Object]bool{}
 	for _, a := range all {
 		if key := types.TypeString(a.inst, nil); !seen[key] {
 			seen[key] = true
 			out = append(out, a.inst)
+			instantiated[a.inst.Origin().Obj()] = true
+		}
+	}
+	for _, origin := range genericStructs(c.pass.Pkg) {
+		if instantiated[origin.Obj()] {
+			continue
+		}
+		if inst, note := gosrc.StandIn(origin); inst != nil {
+			out = append(out, inst)
+			c.standIns[inst] = standIn{gosrc.StandInName(origin), note}
+		}
+	}
+	c.insts = out
+	return out
+}
+
+// standIn is how a stand-in instance is named, and what its layout
+// assumes (gosrc.StandIn).
+type standIn struct{ name, note string }
+
+// genericStructs returns the package's generic struct types, in name
+// order.
+func genericStructs(pkg *types.Package) []*types.Named {
+	var out []*types.Named
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
+			if _, ok := named.Underlying().(*types.Struct); ok {
+				out = append(out, named)
+			}
 		}
 	}
 	return out

@@ -57,7 +57,7 @@ func compareDWARF(t *testing.T, f *elf.File, structs []*layout.Struct) int {
 	types := dwarfStructs(t, d)
 	total := 0
 	for _, s := range structs {
-		name := dwarfName(s.Name)
+		name := dwarfName(instanceName(s))
 		off, ok := types[name]
 		if !ok {
 			t.Errorf("%s: no DWARF struct %q", s.Name, name)
@@ -93,6 +93,22 @@ func compareDWARF(t *testing.T, f *elf.File, structs []*layout.Struct) int {
 // without package or type arguments ("Inner", "Mutex" for *sync.Mutex,
 // "Pair" for Pair[int8,int64]), as go/types names the field.
 func dwarfName(name string) string { return strings.ReplaceAll(name, ", ", ",") }
+
+// instanceName names the instance a layout is of: a stand-in (StandIn)
+// is named by its type parameters, and is the instance of unsafe.Pointer
+// for each, the stand-in of the awkward package's unconstrained
+// parameters.
+func instanceName(s *layout.Struct) string {
+	if !strings.Contains(s.Doc, "a stand-in") {
+		return s.Name
+	}
+	base, params, _ := strings.Cut(strings.TrimSuffix(s.Name, "]"), "[")
+	args := strings.Split(params, ", ")
+	for i := range args {
+		args[i] = "unsafe.Pointer"
+	}
+	return base + "[" + strings.Join(args, ", ") + "]"
+}
 
 // dwarfStructs maps the name of every struct type in d to its offset.
 func dwarfStructs(t *testing.T, d *dwarf.Data) map[string]dwarf.Offset {

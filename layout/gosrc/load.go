@@ -244,8 +244,7 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool, res *
 	var notes []string
 	atomics := AtomicUses(pkg.Syntax, pkg.TypesInfo)
 	syntax := &Syntax{Fset: pkg.Fset, Files: pkg.Syntax}
-	add := func(t *types.Named, short string) error {
-		full := fullName(t)
+	add := func(t *types.Named, full, short, note string) error {
 		if !selected(full, short) {
 			return nil
 		}
@@ -257,7 +256,11 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool, res *
 		// A Go mirror of a C struct (//mglayout:model) names members
 		// as C does, anonymous unions included, as its paths do.
 		b.CNames = d != nil && d.Model != ""
-		s, err := b.Build(full, t, align, relPos(pkg.Fset.Position(t.Obj().Pos()).String()))
+		doc := relPos(pkg.Fset.Position(t.Obj().Pos()).String())
+		if note != "" {
+			doc += ", " + note
+		}
+		s, err := b.Build(full, t, align, doc)
 		if err != nil {
 			return err
 		}
@@ -301,17 +304,16 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool, res *
 			continue
 		}
 		if named.TypeParams().Len() > 0 {
-			notes = append(notes, fmt.Sprintf("%s: generic type %s.%s skipped; its instantiations are shown where the package uses them",
-				relPos(pkg.Fset.Position(tn.Pos()).String()), pkg.PkgPath, name))
-			continue
+			continue // laid out as its instances, below
 		}
-		if err := add(named, name); err != nil {
+		if err := add(named, fullName(named), name, ""); err != nil {
 			return nil, nil, err
 		}
 	}
 
 	// Instantiated generic structs, each once, in a stable order.
 	seen := map[string]*types.Named{}
+	instantiated := map[*types.TypeName]bool{}
 	for _, inst := range pkg.TypesInfo.Instances {
 		named, ok := inst.Type.(*types.Named)
 		if !ok || !IsConcrete(named) || opaque(named) {
@@ -319,11 +321,35 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool, res *
 		}
 		if _, ok := named.Underlying().(*types.Struct); ok {
 			seen[fullName(named)] = named
+			instantiated[named.Origin().Obj()] = true
 		}
 	}
 	for _, full := range slices.Sorted(maps.Keys(seen)) {
 		named := seen[full]
-		if err := add(named, types.TypeString(named, b.Qualifier)); err != nil {
+		if err := add(named, full, types.TypeString(named, b.Qualifier), ""); err != nil {
+			return nil, nil, err
+		}
+	}
+	// A generic type the package instantiates only in generic code is
+	// laid out as its stand-in.
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || instantiated[tn] {
+			continue
+		}
+		origin, ok := tn.Type().(*types.Named)
+		if !ok || origin.TypeParams().Len() == 0 {
+			continue
+		}
+		if _, ok := origin.Underlying().(*types.Struct); !ok {
+			continue
+		}
+		inst, note := StandIn(origin)
+		if inst == nil {
+			continue
+		}
+		short := StandInName(origin)
+		if err := add(inst, pkg.PkgPath+"."+short, short, note); err != nil {
 			return nil, nil, err
 		}
 	}

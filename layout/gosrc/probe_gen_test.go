@@ -93,7 +93,7 @@ func writeProbe(t *testing.T, dir string, structs []*layout.Struct) []probeEntry
 	var vars, table, probe bytes.Buffer
 	for i, s := range structs {
 		v := fmt.Sprintf("mglayoutV%d", i)
-		fmt.Fprintf(&vars, "\t%s %s\n", v, localType(t, s.Name))
+		fmt.Fprintf(&vars, "\t%s %s\n", v, localType(t, instanceName(s)))
 		fmt.Fprintf(&table, "\t0, unsafe.Sizeof(%s), unsafe.Alignof(%s),\n", v, v)
 		fmt.Fprintf(&probe, "\tprintln(\"mis\", %d, uintptr(unsafe.Pointer(&%s))%%unsafe.Alignof(%s))\n", len(entries), v, v)
 		entries = append(entries, probeEntry{Struct: s.Name})
@@ -164,6 +164,7 @@ func main() { awkward.MglayoutProbe() }
 var probeImports = strings.NewReplacer(
 	awkwardPkg+".", "",
 	"sync/atomic.", "atomic.",
+	"unsafe.", "unsafe.",
 	"sync.", "sync.",
 	"structs.", "structs.",
 )

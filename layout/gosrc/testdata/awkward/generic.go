@@ -10,7 +10,8 @@ type Pair[K comparable, V any] struct {
 	next *Pair[K, V] // an instantiation over type parameters: not a layout
 }
 
-// Lonely is never instantiated, so it has no layout, only a note.
+// Lonely is never instantiated: it is laid out as its stand-in, T a
+// pointer-sized word.
 type Lonely[T any] struct {
 	v T
 	n int
