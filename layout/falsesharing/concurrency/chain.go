@@ -144,20 +144,35 @@ func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
 			goto done
 		case *ssa.ChangeType:
 			v = x.X
+		case *ssa.Call:
+			// An element picked by a helper (getShard(key)): the
+			// address it returns, rooted at what the call passes.
+			cc, ok := b.returnedChain(x.Common())
+			if !ok {
+				goto done
+			}
+			before := len(rev)
+			for i := len(cc.tokens) - 1; i >= 0; i-- {
+				rev = append(rev, cc.tokens[i])
+			}
+			for _, cd := range cc.cands {
+				cands = append(cands, revCand{cd.obj, before + len(cc.tokens) - cd.start})
+			}
+			if !frozen && cc.idxAt >= 0 {
+				idx, idxVal, idxRev = cc.idx, nil, before+len(cc.tokens)-1-cc.idxAt
+				if cc.idxParam >= 0 && cc.idxParam < len(x.Call.Args) {
+					idxVal = x.Call.Args[cc.idxParam]
+					idx = max(idx, b.classify(idxVal, 0))
+				}
+			}
+			v = x.Call.Args[cc.index]
 		default:
 			goto done
 		}
 	}
 done:
 	c := chain{idx: idx, idxParam: -1, idxAt: -1}
-	for {
-		conv, ok := idxVal.(*ssa.Convert)
-		if !ok {
-			break
-		}
-		idxVal = conv.X
-	}
-	switch iv := idxVal.(type) {
+	switch iv := indexSource(idxVal).(type) {
 	case *ssa.Const:
 		c.constIdx = constOf(iv)
 	case *ssa.Parameter:
@@ -205,6 +220,78 @@ done:
 		}
 	}
 	return c
+}
+
+// returnedChain returns the chain of the address that an in-package
+// helper returns, the same on every return but those of nil, when it is
+// rooted at one of its parameters (return &t.shards[h&t.mask]): what a
+// call of it points to is that member of what the call passes. Helpers
+// that call helpers are followed a few deep.
+func (b *builder) returnedChain(c *ssa.CallCommon) (chain, bool) {
+	fn := c.StaticCallee()
+	if !b.inPkg(fn) || fn.Signature.Results().Len() != 1 || b.retDepth > 3 {
+		return chain{}, false
+	}
+	if cc, ok := b.returned[fn]; ok {
+		return cc, cc.root == param && cc.index < len(c.Args)
+	}
+	b.returned[fn] = chain{} // a recursive helper tells nothing
+	b.retDepth++
+	var out chain
+	found := false
+	for _, blk := range fn.Blocks {
+		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) != 1 {
+			continue
+		}
+		if k, ok := ret.Results[0].(*ssa.Const); ok && k.IsNil() {
+			continue
+		}
+		cc := b.resolve(fn, ret.Results[0])
+		if cc.root != param || len(cc.tokens) == 0 || found && !slices.Equal(cc.tokens, out.tokens) {
+			found, out = false, chain{}
+			break
+		}
+		out, found = cc, true
+	}
+	b.retDepth--
+	if !found {
+		return chain{}, false
+	}
+	b.returned[fn] = out
+	return out, out.index < len(c.Args)
+}
+
+// indexSource returns the value an index is computed from, through
+// conversions and the reduction of a value to the table's size (v&63,
+// v%n, v&t.mask): the parameter a helper picks its element by, or the
+// constant an index is.
+func indexSource(v ssa.Value) ssa.Value {
+	for range 8 {
+		switch x := v.(type) {
+		case *ssa.Convert:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.BinOp:
+			if x.Op != token.AND && x.Op != token.REM {
+				return v
+			}
+			_, left := indexSource(x.X).(*ssa.Parameter)
+			_, right := indexSource(x.Y).(*ssa.Parameter)
+			switch {
+			case left && !right:
+				v = x.X
+			case right && !left:
+				v = x.Y
+			default:
+				return v
+			}
+		default:
+			return v
+		}
+	}
+	return v
 }
 
 // under makes the chain a member path of obj, named by obj: the

@@ -145,9 +145,9 @@ func isConst(v ssa.Value) bool {
 
 // callIndex classifies a call's result used as an index.
 func (b *builder) callIndex(c *ssa.CallCommon, depth int) Index {
-	name := ""
+	var names []string
 	if f := c.StaticCallee(); f != nil {
-		name = f.Name()
+		names = append(names, f.Name())
 		if f.Pkg != nil && f.Pkg.Pkg.Path() == "math/rand" || f.Pkg != nil && f.Pkg.Pkg.Path() == "math/rand/v2" {
 			return Stripe
 		}
@@ -156,10 +156,26 @@ func (b *builder) callIndex(c *ssa.CallCommon, depth int) Index {
 		if pkg, _, name := funcID(f); pkg == "sync/atomic" && strings.HasPrefix(name, "Add") {
 			return Stripe
 		}
-	} else if c.IsInvoke() {
-		name = c.Method.Name()
+		if f.Pkg != nil && hashPackage(f.Pkg.Pkg.Path()) {
+			return Hash
+		}
+	} else {
+		// A function or interface the caller chose: what the value is
+		// named, its method, and its interface (t.hasher.Sum(k) of a
+		// Hasher).
+		if c.IsInvoke() {
+			names = append(names, c.Method.Name())
+			if n, ok := types.Unalias(c.Value.Type()).(*types.Named); ok {
+				names = append(names, n.Obj().Name())
+			}
+		}
+		names = append(names, valueName(c.Value))
 	}
-	if k := nameIndex(name); k > Unknown {
+	k := Unknown
+	for _, name := range names {
+		k = max(k, nameIndex(name))
+	}
+	if k > Unknown {
 		return k
 	}
 	// A helper of the package that computes the index from its
@@ -176,6 +192,42 @@ func (b *builder) callIndex(c *ssa.CallCommon, depth int) Index {
 		}
 	}
 	return out
+}
+
+// valueName is the name of the field or parameter a value is loaded
+// from, or "".
+func valueName(v ssa.Value) string {
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		return x.Name()
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			if st, ok := coreType(deref(fa.X.Type())).(*types.Struct); ok {
+				return st.Field(fa.Field).Name()
+			}
+		}
+	}
+	return ""
+}
+
+// hashPackage reports whether an import path is a package of hash
+// functions: hash/maphash, hash/fnv, xxhash, murmur3, siphash.
+func hashPackage(path string) bool {
+	last := strings.ToLower(path[strings.LastIndex(path, "/")+1:])
+	if len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		// a major version suffix: .../xxhash/v2
+		rest := path[:strings.LastIndex(path, "/")]
+		last = strings.ToLower(rest[strings.LastIndex(rest, "/")+1:])
+	}
+	if strings.HasPrefix(path, "hash/") {
+		return true
+	}
+	for _, s := range []string{"hash", "xxh", "murmur", "fnv", "crc", "farm", "metro", "city"} {
+		if strings.Contains(last, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // nameIndex reads what an index is from the name of the function or

@@ -148,6 +148,9 @@ type builder struct {
 	// readBiased holds the lock types whose doc says writers are rare,
 	// found when first asked.
 	readBiased map[types.Object]bool
+	// returned memoises returnedChain; retDepth bounds its nesting.
+	returned map[*ssa.Function]chain
+	retDepth int
 }
 
 // interesting keeps the candidates whose objects the model is asked
@@ -161,7 +164,7 @@ func (b *builder) interesting(cands []cand) []cand {
 }
 
 func newBuilder(pkg *ssa.Package, files []*ast.File, info *types.Info) *builder {
-	return &builder{pkg: pkg, files: files, info: info, sums: map[*ssa.Function]*summary{}, indexes: map[ssa.Value]Index{}, ids: map[types.Object]int{}, accIDs: map[string]accID{}, paths: map[accID][]string{}, impls: map[implKey][]*ssa.Function{}}
+	return &builder{pkg: pkg, files: files, info: info, sums: map[*ssa.Function]*summary{}, indexes: map[ssa.Value]Index{}, ids: map[types.Object]int{}, accIDs: map[string]accID{}, paths: map[accID][]string{}, impls: map[implKey][]*ssa.Function{}, returned: map[*ssa.Function]chain{}}
 }
 
 // inPkg reports whether a function has a body of this package.
@@ -434,12 +437,19 @@ func (b *builder) inline(emit func(acc, accID), fn, callee *ssa.Function, args, 
 				m.idxAt = a.idxAt + len(bc.tokens)
 			}
 			// An index the callee takes as a parameter is what the
-			// caller passes: a constant here (lock(processing)).
+			// caller passes: a constant here (lock(processing)), a
+			// parameter of the caller's own, or a value computed here
+			// (at(hash(key)) of a helper whose parameter's name says
+			// nothing).
 			if a.idxParam >= 0 && a.idxParam < len(args) {
-				if k, ok := args[a.idxParam].(*ssa.Const); ok {
-					m.idx, m.constIdx = Const, constOf(k)
-				} else if p, ok := args[a.idxParam].(*ssa.Parameter); ok {
-					m.idxParam = slices.Index(fn.Params, p)
+				switch arg := args[a.idxParam].(type) {
+				case *ssa.Const:
+					m.idx, m.constIdx = Const, constOf(arg)
+				case *ssa.Parameter:
+					m.idxParam = slices.Index(fn.Params, arg)
+					m.idx = max(m.idx, b.classify(arg, 0))
+				default:
+					m.idx = max(m.idx, b.classify(arg, 0))
 				}
 			}
 		}
