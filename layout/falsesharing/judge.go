@@ -107,12 +107,13 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 		return verdict{}
 	}
 	isLock := c.isLock(o.typ, hot)
-	// An operation that reads the hot member only on an exceptional
-	// path (refreshing a cached copy of it) does not need its line on
-	// the steady one.
+	// An operation that uses the hot member only on an exceptional
+	// path (refreshing a cached copy of it, locking once before its
+	// loop) does not need its line on the steady one.
 	touchesHot := func(op *concurrency.Op, write bool) bool {
 		return slices.ContainsFunc(hotT, func(t concurrency.Touch) bool {
-			return t.Op == op && (t.Writes || !write) && (t.Writes || !t.ExceptionalOnly)
+			steadyWrite := t.Writes && !t.ExceptionalOnly
+			return t.Op == op && (steadyWrite || !write && t.SteadyReads)
 		})
 	}
 	best := verdict{}

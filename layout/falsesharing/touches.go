@@ -8,8 +8,8 @@ import (
 	"github.com/mglayout/mglayout/layout/gosrc"
 )
 
-// touchIndex records which functions name each member of each struct
-// type in their own bodies: a cheap necessary condition for false
+// touchIndex records which functions (or serving loops) name each member
+// of each struct type in their own bodies: a cheap necessary condition for false
 // sharing, checked before the concurrency model is built. An operation
 // that uses a member without the hot one contains a function that does.
 type touchIndex map[types.Object]map[string]map[ast.Node]bool
@@ -28,11 +28,18 @@ func (c *checker) touchIndex() touchIndex {
 		if tn == nil {
 			return true
 		}
+		// The unit is the function, or the loop a serving function
+		// runs, whose setup and teardown are no steady state
+		// (concurrency's onceBlocks).
 		var unit ast.Node
 		for i := len(stack) - 1; i >= 0 && unit == nil; i-- {
-			switch stack[i].(type) {
+			switch s := stack[i].(type) {
 			case *ast.FuncDecl, *ast.FuncLit:
-				unit = stack[i]
+				unit = s
+			case ast.Stmt:
+				if concurrency.ServingLoop(s, c.pass.TypesInfo) {
+					unit = s
+				}
 			}
 		}
 		if unit == nil {

@@ -265,8 +265,10 @@ type Touch struct {
 	// OnlyConst is the one constant every write stores, or "".
 	OnlyConst string
 	// ExceptionalOnly: every write is made on an exceptional path; of a
-	// touch that only reads, every read.
+	// touch that only reads, every read. SteadyReads: some read is made
+	// on the steady path.
 	ExceptionalOnly bool
+	SteadyReads     bool
 
 	mixedIndexes bool // some element write has no constant index
 }
@@ -341,6 +343,7 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 		}
 		if !kind.Writes() {
 			readsExceptional = readsExceptional && a.Exceptional
+			t.SteadyReads = t.SteadyReads || !a.Exceptional
 		}
 		if kind.Writes() {
 			t.Writes = true

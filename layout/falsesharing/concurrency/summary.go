@@ -189,6 +189,7 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 	b.sums[fn] = s
 	locks := b.locksTaken(fn)
 	exceptional := exceptionalBlocks(fn)
+	once := b.onceBlocks(fn)
 	var inExceptional bool
 	var here *ssa.BasicBlock
 	var at int
@@ -202,9 +203,9 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 		// Clipped: a callee's accesses share their locks, and the first
 		// lock added here copies them.
 		a.locks = slices.Clip(a.locks)
-		for _, l := range locks {
-			if l.heldAt(here, at) && !slices.Contains(a.locks, l.lock) {
-				a.locks = append(a.locks, l.lock)
+		for _, l := range locks.at(here, at) {
+			if !slices.Contains(a.locks, l) {
+				a.locks = append(a.locks, l)
 				id = -1
 			}
 		}
@@ -218,7 +219,7 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 		s.add(id)
 	}
 	for _, blk := range fn.Blocks {
-		inExceptional = exceptional[blk]
+		inExceptional = exceptional[blk] || once[blk]
 		here = blk
 		for i, in := range blk.Instrs {
 			at = i
