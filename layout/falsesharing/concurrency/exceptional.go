@@ -23,17 +23,18 @@ import (
 //   - the blocks of the branch taken once the object is closed: the flag
 //     is a field named closed, stopped or shut down, loaded or read
 //     through its atomic type's Load;
-//   - the blocks that wait on a sync.Cond: a goroutine about to sleep
-//     pays for no cache miss that its wait does not dwarf.
+//   - the blocks that wait on a sync.Cond, or, in a function that does
+//     not serve in a loop (serving), for a channel: a goroutine about to
+//     sleep pays for no cache miss that its wait does not dwarf.
 //
 // A load whose value is stored straight into another member of the same
 // object refreshes a cached copy (refreshesCopy) and is exceptional too,
 // wherever it is.
-func exceptionalBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
+func exceptionalBlocks(fn *ssa.Function, serving bool) map[*ssa.BasicBlock]bool {
 	failing := failingBlocks(fn)
 	var heads []*ssa.BasicBlock
 	for _, blk := range fn.Blocks {
-		if waits(blk) || exceptionalEntry(blk, failing) {
+		if waits(blk, !serving) || exceptionalEntry(blk, failing) {
 			heads = append(heads, blk)
 		}
 	}
@@ -196,9 +197,20 @@ func nonNilError(v ssa.Value) bool {
 	return false
 }
 
-// waits reports whether a block waits on a sync.Cond.
-func waits(blk *ssa.BasicBlock) bool {
+// waits reports whether a block waits on a sync.Cond, or, with
+// channels set, receives from a channel or selects without a default.
+func waits(blk *ssa.BasicBlock, channels bool) bool {
 	for _, in := range blk.Instrs {
+		switch in := in.(type) {
+		case *ssa.UnOp:
+			if channels && in.Op == token.ARROW {
+				return true
+			}
+		case *ssa.Select:
+			if channels && in.Blocking {
+				return true
+			}
+		}
 		if call, ok := in.(ssa.CallInstruction); ok {
 			if f := call.Common().StaticCallee(); f != nil && f.Name() == "Wait" && f.Pkg != nil && f.Pkg.Pkg.Path() == "sync" &&
 				strings.HasSuffix(f.Signature.Recv().Type().String(), "sync.Cond") {

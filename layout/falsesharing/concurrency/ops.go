@@ -557,3 +557,46 @@ func writesBytes(fn *ssa.Function) bool {
 	b, ok := s.Elem().Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Byte
 }
+
+// maintenanceVerbs start the names of helpers that maintain a structure
+// now and then on the way of a steady call: a table grown or rehashed
+// when it fills, a slow path taken when the fast one fails.
+var maintenanceVerbs = []string{"resize", "grow", "rehash", "expand", "shrink", "compact", "rebuild", "migrate", "rebalance", "evacuate"}
+
+// maintenance reports whether a helper's name says it maintains the
+// structure now and then: it starts with a maintenance verb (resize,
+// growTable), or names a slow path or a collection (lockSlow, runGC).
+func maintenance(name string) bool {
+	lower := strings.ToLower(name)
+	for _, v := range maintenanceVerbs {
+		if strings.HasPrefix(lower, v) && (len(name) == len(v) || isUpper(name[len(v)])) {
+			return true
+		}
+	}
+	for _, w := range camelWords(name) {
+		if strings.EqualFold(w, "slow") || w == "GC" {
+			return true
+		}
+	}
+	return false
+}
+
+// camelWords splits a camel-case name into its words, an acronym one
+// word: runGC is run, GC; lockSlow is lock, Slow; HTTPServer is HTTP,
+// Server.
+func camelWords(name string) []string {
+	var words []string
+	start := 0
+	for i := 1; i < len(name); i++ {
+		upper, prevUpper := isUpper(name[i]), isUpper(name[i-1])
+		nextLower := i+1 < len(name) && !isUpper(name[i+1]) && name[i+1] != '_'
+		if upper && (!prevUpper || nextLower) || name[i] == '_' {
+			words = append(words, name[start:i])
+			start = i
+		}
+		if name[i] == '_' {
+			start = i + 1
+		}
+	}
+	return append(words, name[start:])
+}

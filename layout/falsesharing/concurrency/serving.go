@@ -16,10 +16,10 @@ import (
 // line, nor does a state stored as the loop starts make the function a
 // steady writer of the state.
 
-// onceBlocks returns the blocks of a serving function that lie outside
-// all of its loops, or nil for a function that does not serve.
-func (b *builder) onceBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
-	if !b.serves(fn) {
+// onceBlocks returns the blocks of a serving function (serves) that lie
+// outside all of its loops, or nil for a function that does not serve.
+func (b *builder) onceBlocks(fn *ssa.Function, serving bool) map[*ssa.BasicBlock]bool {
+	if !serving {
 		return nil
 	}
 	inLoop := loopBlocks(fn)

@@ -188,8 +188,9 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 	s := &summary{seen: map[accID]bool{}}
 	b.sums[fn] = s
 	locks := b.locksTaken(fn)
-	exceptional := exceptionalBlocks(fn)
-	once := b.onceBlocks(fn)
+	serving := b.serves(fn)
+	exceptional := exceptionalBlocks(fn, serving)
+	once := b.onceBlocks(fn, serving)
 	var inExceptional bool
 	var here *ssa.BasicBlock
 	var at int
@@ -401,8 +402,14 @@ func (b *builder) call(emit func(acc, accID), fn *ssa.Function, c *ssa.CallCommo
 // inline adds a callee's summary, mapped onto the caller's arguments
 // and the closure's bindings.
 func (b *builder) inline(emit func(acc, accID), fn, callee *ssa.Function, args, bindings []ssa.Value) {
+	// A helper named for maintenance (resize, grow, a slow path) runs
+	// now and then inside the calls that reach it.
+	rare := maintenance(callee.Name())
 	for _, id := range b.summarize(callee).ids {
 		a := b.accs[id]
+		if rare && !a.exceptional {
+			a.exceptional, id = true, -1
+		}
 		var base ssa.Value
 		switch a.root {
 		case param:
