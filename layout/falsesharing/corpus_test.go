@@ -104,7 +104,8 @@ func analyseCorpus(t *testing.T, arch string, pkgs []string, judged map[string]b
 		for _, d := range act.Diagnostics {
 			// A finding on a table counts for the table's element type
 			// when that has a verdict of its own (the fix pads the
-			// element), else for the holder.
+			// element), else for the holder; so does one on a member
+			// holding a struct of the package by value.
 			names := declsAt(act.Package, d.Pos)
 			if len(names) > 1 && judged[act.Package.PkgPath+"\t"+names[len(names)-1]] {
 				names = names[len(names)-1:]
@@ -119,8 +120,8 @@ func analyseCorpus(t *testing.T, arch string, pkgs []string, judged map[string]b
 }
 
 // declsAt names the type or package-level variable whose declaration
-// holds pos, and the element type of an array or slice member declared
-// there.
+// holds pos, and the type of a member declared there: its element type
+// for an array or slice.
 func declsAt(p *packages.Package, pos token.Pos) []string {
 	var names []string
 	for _, f := range p.Syntax {
@@ -147,7 +148,9 @@ func declsAt(p *packages.Package, pos token.Pos) []string {
 				return true
 			}
 			if obj := p.TypesInfo.Defs[id]; obj != nil {
-				var elem types.Type
+				// A member holding a struct type of its own by value
+				// (embedded), or a table of them.
+				elem := obj.Type()
 				switch t := obj.Type().Underlying().(type) {
 				case *types.Array:
 					elem = t.Elem()

@@ -138,6 +138,9 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 			if serialised(w, pt) {
 				continue
 			}
+			if w.Element == concurrency.Stripe && pt.Element == concurrency.Stripe {
+				continue // both in the element of one CPU or goroutine: its owner's
+			}
 			if slices.ContainsFunc(partnerT, func(t concurrency.Touch) bool { return t.Op == w.Op && t.Writes }) {
 				// The writer writes the partner too: the reader needs
 				// what it writes, and another writer of the partner
@@ -147,6 +150,9 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 			tier := Likely
 			switch {
 			case !w.Op.Steady() || !pt.Op.Steady():
+			case w.Element == concurrency.Unknown || pt.Element == concurrency.Unknown:
+				// Members of a table's element chosen by a value the
+				// model cannot read: whose the element is, is a guess.
 			case declared:
 				tier = Declared
 			default:

@@ -107,8 +107,8 @@ func (c *checker) addPair(o object, s *layout.Struct, add func(finding, string, 
 }
 
 // insideOwnType reports whether two members lie inside one member whose
-// type is a struct type of this package: that type's own check judges
-// them.
+// type is a struct type of this package with values of its own (alone):
+// that type's own check judges them.
 func (c *checker) insideOwnType(o object, a, b string) bool {
 	ta, _, okA := strings.Cut(a, ".")
 	tb, _, okB := strings.Cut(b, ".")
@@ -120,7 +120,7 @@ func (c *checker) insideOwnType(o object, a, b string) bool {
 		return false
 	}
 	n, ok := types.Unalias(v.Type()).(*types.Named)
-	return ok && n.Obj().Pkg() == c.pass.Pkg
+	return ok && n.Obj().Pkg() == c.pass.Pkg && c.alone(n.Origin().Obj())
 }
 
 // hotMember reports whether a member is one the inferred paths write.

@@ -82,8 +82,8 @@ func run(pass *analysis.Pass) (any, error) {
 		hot: pass.ResultOf[HotMembers].(*hot)}
 
 	for tn, named := range structTypes(pass.Pkg) {
-		if d := dirs.Type(tn); d != nil && d.Ignore != "" {
-			continue
+		if d := dirs.Type(tn); d != nil && d.Ignore != "" || !c.alone(tn) {
+			continue // ignored, or checked as part of its holders
 		}
 		for _, arch := range cfg.archs {
 			if err := c.checkType(tn, named, arch); err != nil {
@@ -148,6 +148,8 @@ type checker struct {
 	// insts memoises instances; standIns names its stand-ins.
 	insts    []*types.Named
 	standIns map[*types.Named]standIn
+	// aloneTypes memoises alone.
+	aloneTypes map[*types.TypeName]bool
 }
 
 func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string) error {

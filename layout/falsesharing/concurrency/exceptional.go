@@ -23,9 +23,12 @@ import (
 //   - the blocks of the branch taken once the object is closed: the flag
 //     is a field named closed, stopped or shut down, loaded or read
 //     through its atomic type's Load;
-//   - the blocks that wait on a sync.Cond, or, in a function that does
-//     not serve in a loop (serving), for a channel: a goroutine about to
-//     sleep pays for no cache miss that its wait does not dwarf.
+//   - the blocks that wait on a sync.Cond, or, on a branch of a
+//     function that does not serve in a loop (serving), for a channel (a
+//     Get that sleeps when the queue is empty): a goroutine about to
+//     sleep pays for no cache miss that its wait does not dwarf. A
+//     receive on every path (a free list's Get) is the function's steady
+//     work.
 //
 // A load whose value is stored straight into another member of the same
 // object refreshes a cached copy (refreshesCopy) and is exceptional too,
@@ -33,8 +36,17 @@ import (
 func exceptionalBlocks(fn *ssa.Function, serving bool) map[*ssa.BasicBlock]bool {
 	failing := failingBlocks(fn)
 	var heads []*ssa.BasicBlock
+	var returns []*ssa.BasicBlock
 	for _, blk := range fn.Blocks {
-		if waits(blk, !serving) || exceptionalEntry(blk, failing) {
+		if _, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok {
+			returns = append(returns, blk)
+		}
+	}
+	onEveryPath := func(blk *ssa.BasicBlock) bool {
+		return !slices.ContainsFunc(returns, func(r *ssa.BasicBlock) bool { return !blk.Dominates(r) })
+	}
+	for _, blk := range fn.Blocks {
+		if waits(blk, !serving && !onEveryPath(blk)) || exceptionalEntry(blk, failing) {
 			heads = append(heads, blk)
 		}
 	}

@@ -61,6 +61,10 @@ type Access struct {
 	Index       Index
 	// ConstIndex is the element's index when Index is Const.
 	ConstIndex string
+	// Element says how the object was chosen when it was reached as an
+	// element of a table (s.shards[w].hits for a shard's hits), else
+	// NoIndex.
+	Element Index
 }
 
 // Op is an operation: an entry point of the package, or a goroutine body.
@@ -259,6 +263,10 @@ type Touch struct {
 	// Locks held at every access (the intersection).
 	Locks []Lock
 	Index Index // the strongest index seen
+	// Element is how the object is chosen where every access reaches it
+	// as an element of a table: the weakest such choice; NoIndex where
+	// some access reaches it on its own.
+	Element Index
 	// ConstIndexes are the constant indexes of the elements written,
 	// when every element write has one.
 	ConstIndexes []string
@@ -329,7 +337,7 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 			flush()
 		}
 		if t == nil {
-			t = &Touch{Op: oa.op, Locks: slices.Clone(a.Locks), ExceptionalOnly: true}
+			t = &Touch{Op: oa.op, Locks: slices.Clone(a.Locks), ExceptionalOnly: true, Element: a.Element}
 			consts, plain, readsExceptional = map[string]bool{}, false, true
 		} else {
 			t.Locks = intersect(t.Locks, a.Locks)
@@ -362,6 +370,11 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 		}
 		t.Atomic = t.Atomic || atomic
 		t.Index = max(t.Index, a.Index)
+		if a.Element == NoIndex || t.Element == NoIndex {
+			t.Element = NoIndex
+		} else {
+			t.Element = min(t.Element, a.Element)
+		}
 	}
 	flush()
 	m.touches[key] = out

@@ -97,7 +97,10 @@ func (b *builder) model() *Model {
 				if member == "" {
 					continue
 				}
-				idx, constIdx := NoIndex, ""
+				idx, constIdx, elem := NoIndex, "", NoIndex
+				if a.idxAt >= 0 && a.idxAt < cd.start {
+					elem = a.idx // the object is an element of a table
+				}
 				if strings.Contains(member, "[") {
 					idx, constIdx = a.idx, a.constIdx
 					if a.idxAt < cd.start {
@@ -108,7 +111,7 @@ func (b *builder) model() *Model {
 					}
 				}
 				op.Accesses = append(op.Accesses, Access{Obj: cd.obj, Member: member, Kind: a.kind, Atomic: a.atomic,
-					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, Exceptional: a.exceptional, Index: idx, ConstIndex: constIdx})
+					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, Exceptional: a.exceptional, Index: idx, ConstIndex: constIdx, Element: elem})
 			}
 		}
 		if op.Rare == "" && getter(fn, op.Accesses) {
