@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // A struct type that the package only ever holds by value inside other
@@ -72,6 +73,9 @@ func (c *checker) findAlone() map[*types.TypeName]bool {
 		containers(v.Type(), 0)
 	}
 	for _, f := range c.pass.Files {
+		if c.testFile(f) {
+			continue // values only tests make are no user's
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
@@ -113,6 +117,9 @@ func (c *checker) findAlone() map[*types.TypeName]bool {
 func (c *checker) sharedLocals() map[*types.Var]bool {
 	out := map[*types.Var]bool{}
 	for _, f := range c.pass.Files {
+		if c.testFile(f) {
+			continue
+		}
 		var lits []*ast.FuncLit
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -139,4 +146,10 @@ func (c *checker) sharedLocals() map[*types.Var]bool {
 		}
 	}
 	return out
+}
+
+// testFile reports whether a file is a _test.go file, which go vet's
+// test variants load.
+func (c *checker) testFile(f *ast.File) bool {
+	return strings.HasSuffix(c.pass.Fset.Position(f.FileStart).Filename, "_test.go")
 }

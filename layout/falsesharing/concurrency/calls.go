@@ -1,9 +1,11 @@
 package concurrency
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -116,8 +118,8 @@ func (b *builder) implementations(iface types.Type, m *types.Func) []*ssa.Functi
 }
 
 // implementers returns the package's named types of interest that are
-// not generic, in name order: those whose methods an interface call
-// may run. They are found once.
+// not generic and not testOnly, in name order: those whose methods an
+// interface call may run. They are found once.
 func (b *builder) implementers() []*types.TypeName {
 	if b.implTypes != nil {
 		return b.implTypes
@@ -126,7 +128,7 @@ func (b *builder) implementers() []*types.TypeName {
 	scope := b.pkg.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, isType := scope.Lookup(name).(*types.TypeName)
-		if !isType || tn.IsAlias() || b.interest != nil && !b.interest(tn) {
+		if !isType || tn.IsAlias() || b.interest != nil && !b.interest(tn) || b.testOnly(tn) {
 			continue
 		}
 		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
@@ -135,6 +137,73 @@ func (b *builder) implementers() []*types.TypeName {
 		b.implTypes = append(b.implTypes, tn)
 	}
 	return b.implTypes
+}
+
+// testOnly reports whether values of a type are made only in tests: the
+// package's code outside _test.go files makes values of its unexported
+// types; its users make values of the exported ones, but for test
+// doubles (FakeClock, MockSink). A fake clock declared beside the real
+// one and made only by tests runs in no user's call, neither through
+// an interface nor by its own methods.
+func (b *builder) testOnly(tn *types.TypeName) bool {
+	if b.made == nil {
+		b.made = b.madeOutsideTests()
+	}
+	return !b.made[tn] && (!tn.Exported() || testDouble(tn.Name()))
+}
+
+// testDouble reports whether a type's name says it stands in for the
+// real thing in tests: FakeClock, MockSink, stubStore.
+func testDouble(name string) bool {
+	for _, w := range camelWords(name) {
+		switch strings.ToLower(w) {
+		case "fake", "mock", "stub", "dummy", "spy", "test", "testing":
+			return true
+		}
+	}
+	return false
+}
+
+// madeOutsideTests returns the named types that the package's files
+// other than _test.go ones make values of: in a composite literal, with
+// new, by a conversion, or as the zero value of a variable.
+func (b *builder) madeOutsideTests() map[*types.TypeName]bool {
+	out := map[*types.TypeName]bool{}
+	mark := func(t types.Type) {
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			out[n.Origin().Obj()] = true
+		}
+	}
+	for _, f := range b.files {
+		if strings.HasSuffix(b.pkg.Prog.Fset.Position(f.FileStart).Filename, "_test.go") {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CompositeLit:
+				mark(b.info.TypeOf(n))
+			case *ast.CallExpr:
+				if tv, ok := b.info.Types[n.Fun]; ok && tv.IsType() {
+					mark(tv.Type) // a conversion
+				} else if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && len(n.Args) == 1 {
+					if bi, ok := b.info.Uses[id].(*types.Builtin); ok && bi.Name() == "new" {
+						mark(b.info.TypeOf(n.Args[0]))
+					}
+				}
+			case *ast.ValueSpec:
+				for _, name := range n.Names {
+					if v, ok := b.info.Defs[name].(*types.Var); ok {
+						mark(v.Type())
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // implKey is an interface method; an interface type met twice as two

@@ -70,8 +70,9 @@ func (b *builder) model() *Model {
 	}
 	for _, fn := range funcs {
 		// Tests, benchmarks and their helpers run in the test binary,
-		// not beside the package's users.
-		if b.inTestFile(fn) {
+		// not beside the package's users; so do the methods of types
+		// only tests make.
+		if b.inTestFile(fn) || b.testOnlyMethod(fn) {
 			continue
 		}
 		exported := false
@@ -137,6 +138,24 @@ func (b *builder) inTestFile(fn *ssa.Function) bool {
 		return false
 	}
 	return strings.HasSuffix(fn.Prog.Fset.Position(pos).Filename, "_test.go")
+}
+
+// testOnlyMethod reports whether fn, or the function it is a literal
+// in, is a method of a type only tests make values of.
+func (b *builder) testOnlyMethod(fn *ssa.Function) bool {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Origin().Obj().Pkg() == b.pkg.Pkg && b.testOnly(n.Origin().Obj())
 }
 
 // opAccesses returns what an operation's function does. A goroutine

@@ -148,6 +148,8 @@ type builder struct {
 	// readBiased holds the lock types whose doc says writers are rare,
 	// found when first asked.
 	readBiased map[types.Object]bool
+	// made memoises madeOutsideTests.
+	made map[*types.TypeName]bool
 	// returned memoises returnedChain; retDepth bounds its nesting.
 	returned map[*ssa.Function]chain
 	retDepth int
