@@ -1,6 +1,7 @@
 package concurrency
 
 import (
+	"go/ast"
 	"go/types"
 	"slices"
 	"strings"
@@ -14,9 +15,32 @@ import (
 // uses a value at a time, or that a lock's writers are rare.
 
 // notConcurrentTypes returns the types whose doc comment says they are
-// not safe for concurrent use.
+// not safe for concurrent use, or whose constructor's does (NewTxn: "the
+// returned Txn must not be used by several goroutines at once").
 func (b *builder) notConcurrentTypes() map[types.Object]bool {
-	return b.typesDocumented(saysNotConcurrent)
+	out := b.typesDocumented(saysNotConcurrent)
+	for _, f := range b.files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Doc == nil || fd.Recv != nil || !saysNotConcurrent(fd.Doc.Text()) {
+				continue
+			}
+			fn, ok := b.info.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			for v := range fn.Signature().Results().Variables() {
+				t := v.Type()
+				if p, ok := t.(*types.Pointer); ok {
+					t = p.Elem()
+				}
+				if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() == fn.Pkg() {
+					out[n.Origin().Obj()] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // typesDocumented returns the package's types whose doc comment says
@@ -39,14 +63,39 @@ func (b *builder) typesDocumented(says func(doc string) bool) map[types.Object]b
 }
 
 // saysNotConcurrent reports whether a type's doc says one goroutine at a
-// time uses it.
+// time uses it: a sentence that says it is not safe (thread-safe,
+// goroutine-safe) for concurrent use, or must not be shared, or names a
+// single goroutine.
 func saysNotConcurrent(doc string) bool {
 	d := strings.ToLower(strings.Join(strings.Fields(doc), " "))
-	for _, s := range []string{"not safe for concurrent", "not thread-safe", "not thread safe", "not goroutine-safe",
-		"not goroutine safe", "not concurrency-safe", "not concurrency safe", "must not be used concurrently",
-		"not safe to use concurrently", "not safe for use by multiple goroutines", "from a single goroutine",
-		"by a single goroutine", "by one goroutine"} {
+	for _, s := range []string{"from a single goroutine", "by a single goroutine", "by one goroutine", "one goroutine at a time",
+		"must not be shared", "should not be shared", "must not be used concurrently", "should not be used concurrently",
+		"not be used from multiple goroutines", "not be used by multiple goroutines", "single-threaded"} {
 		if strings.Contains(d, s) {
+			return true
+		}
+	}
+	for _, sentence := range strings.FieldsFunc(d, func(r rune) bool { return r == '.' || r == ';' || r == ':' }) {
+		negated := strings.Contains(sentence, "not ") || strings.Contains(sentence, "n't ")
+		if !negated {
+			continue
+		}
+		// Not safe for concurrent use; not thread-safe.
+		if strings.Contains(sentence, "safe") && containsAny(sentence, "concurren", "goroutine", "thread", "parallel") {
+			return true
+		}
+		// Must not be used by several goroutines at once.
+		if containsAny(sentence, "use", "share", "call", "access") &&
+			containsAny(sentence, "concurrently", "several goroutines", "multiple goroutines", "more than one goroutine", "simultaneously") {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
 			return true
 		}
 	}
