@@ -267,7 +267,12 @@ var (
 	lifecycle = []string{"Close", "Stop", "Shutdown", "Release", "Reset", "Dispose", "Free", "Tune", "Reboot",
 		"Init", "Start", "Open", "Purge", "Clear", "Resize", "Drain", "Register", "Unregister", "MustRegister",
 		// Maintenance of the whole: now and then, when its owner says.
-		"Trim", "TrimTo", "Shrink", "Compact"}
+		"Trim", "TrimTo", "Shrink", "Compact", "Sync", "Flush", "Flatten", "Backup", "Restore", "Checkpoint",
+		"Vacuum", "Verify", "Repair", "Recover", "Rebuild"}
+	// once are the names of calls that run now and then when they take
+	// no argument: a builder's Build, a database's Info (a logger's
+	// Info(msg) is its steady state).
+	once = []string{"Build", "Info", "Finish", "Seal"}
 	scrapes = []string{"String", "GoString", "Format", "Error", "MarshalJSON", "MarshalText", "Desc", "Describe",
 		"Collect", "Write", "WriteTo", "Snapshot", "Stats", "Dump", "Report", "Print", "Metrics",
 		"Percentile", "Percentiles", "Quantile", "Quantiles",
@@ -308,6 +313,10 @@ func (b *builder) rare(fn *ssa.Function) string {
 		return ""
 	}
 	switch {
+	case slices.Contains(camelWords(name), "GC"):
+		return "a garbage collection"
+	case slices.Contains(once, exported(name)) && fn.Signature.Params().Len() == 0:
+		return "a one-off call"
 	case b.writerOfReadBiased(fn):
 		return "the writer side of a lock whose doc says writers are rare"
 	case strings.HasPrefix(name, "New") || strings.HasPrefix(name, "new") || strings.HasPrefix(name, "GetOrCreate"), derives(fn):

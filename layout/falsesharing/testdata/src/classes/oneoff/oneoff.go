@@ -1,0 +1,48 @@
+// Package oneoff holds calls that a user makes now and then, not on
+// every request: a sync, a flatten, a garbage collection run, a build,
+// an info dump. What they write contends with nothing.
+package oneoff
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// DB's Get reads opts on every call; the one-off calls write beside it.
+type DB struct {
+	syncs    atomic.Int64
+	flattens atomic.Int64
+	gcRuns   atomic.Int64
+	infos    atomic.Int64
+	opts     *Options
+	mu       sync.Mutex
+	tables   []string
+}
+
+type Options struct{ Dir string }
+
+func (db *DB) Get(k string) string { return db.opts.Dir + k }
+
+func (db *DB) Sync() error { db.syncs.Add(1); return nil }
+
+func (db *DB) Flatten(workers int) error { db.flattens.Add(int64(workers)); return nil }
+
+func (db *DB) RunValueLogGC(ratio float64) error { db.gcRuns.Add(1); return nil }
+
+func (db *DB) Info() []string {
+	db.infos.Add(1)
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return db.tables
+}
+
+// Builder's Build runs once per builder; every Add reads limit.
+type Builder struct {
+	built atomic.Bool
+	n     atomic.Int64
+	limit int64
+}
+
+func (b *Builder) Add() bool { return b.n.Add(1) <= b.limit }
+
+func (b *Builder) Build() int64 { b.built.Store(true); return b.n.Load() }
