@@ -267,7 +267,7 @@ var (
 	lifecycle = []string{"Close", "Stop", "Shutdown", "Release", "Reset", "Dispose", "Free", "Tune", "Reboot",
 		"Init", "Start", "Open", "Purge", "Clear", "Resize", "Drain", "Register", "Unregister", "MustRegister",
 		// Maintenance of the whole: now and then, when its owner says.
-		"Trim", "TrimTo", "Shrink", "Compact", "Sync", "Flush", "Flatten", "Backup", "Restore", "Checkpoint",
+		"Trim", "TrimTo", "Shrink", "Compact", "Sync", "Flatten", "Backup", "Restore", "Checkpoint",
 		"Vacuum", "Verify", "Repair", "Recover", "Rebuild"}
 	// once are the names of calls that run now and then when they take
 	// no argument: a builder's Build, a database's Info (a logger's
