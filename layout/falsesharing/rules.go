@@ -11,6 +11,9 @@ type Rule struct {
 	Doc     string // a paragraph: what and why
 	Bad     string // an example the rule reports
 	Good    string // the same code, fixed
+	// Waste is set for a rule that reports memory that padding wastes,
+	// not lines that CPUs share.
+	Waste bool
 }
 
 // Home is where the rules are documented: the README of the project.
@@ -118,7 +121,7 @@ x/sys/cpu.CacheLinePad, which is sized per GOARCH.`,
 }`,
 	}
 	WholeLinePadding = &Rule{
-		ID: "FS5", Name: "whole-line-padding",
+		ID: "FS5", Name: "whole-line-padding", Waste: true,
 		Summary: "computed padding that comes to a whole line when none is needed",
 		Doc: `Padding computed as [L - n%L]byte rounds n up to a multiple of L, except
 when n already is one: then it adds a whole line that separates nothing and
@@ -134,3 +137,13 @@ same multiple and adds nothing when none is needed.`,
 // Rules lists every rule, in ID order; the README's section on them is
 // written from this list (go generate).
 var Rules = []*Rule{ShardStride, Neighbour, PhasePadding, ShortPadding, WholeLinePadding}
+
+// WasteRule reports whether the rule of an ID reports wasted padding.
+func WasteRule(id string) bool {
+	for _, r := range Rules {
+		if r.ID == id {
+			return r.Waste
+		}
+	}
+	return false
+}

@@ -1,0 +1,83 @@
+// Package after reproduces github.com/linxGnu/go-adder's Striped64 cell
+// table after 9815dd407e07dc508ed64cc43d344f5aa6d17457: six words of padding
+// on each side make a cell 104 bytes (the 112-byte class), so two CASed
+// counters are at least 112 bytes apart: apart on a 64-byte line, not on 128.
+package after
+
+import (
+	"math/rand/v2"
+	"sync/atomic"
+)
+
+// slot is one striped summand; every adding goroutine CASes the one it hashes to.
+type slot struct {
+	_ [6]uint64
+	n int64
+	_ [6]uint64
+}
+
+// Adder keeps a base word and a lazily grown table of heap-allocated slots.
+type Adder struct {
+	slots []*slot
+	busy  int32
+	base  int64
+}
+
+// NewAdder returns an adder whose table is created on first contention.
+func NewAdder() *Adder { return &Adder{} }
+
+// Add adds d; it is called concurrently from any number of goroutines.
+func (a *Adder) Add(d int64) {
+	h := rand.Uint32() | 1
+	for {
+		tab := a.slots
+		if tab == nil {
+			old := atomic.LoadInt64(&a.base)
+			if atomic.CompareAndSwapInt64(&a.base, old, old+d) {
+				return
+			}
+			a.locked(func() {
+				if a.slots == nil {
+					a.slots = make([]*slot, 64)
+				}
+			})
+			continue
+		}
+		i := int(h) & (len(tab) - 1)
+		s := tab[i]
+		if s == nil {
+			a.locked(func() {
+				if tab[i] == nil {
+					tab[i] = &slot{}
+				}
+			})
+			continue
+		}
+		old := atomic.LoadInt64(&s.n)
+		if atomic.CompareAndSwapInt64(&s.n, old, old+d) {
+			return
+		}
+		h ^= h << 13
+		h ^= h >> 17
+		h ^= h << 5
+	}
+}
+
+// locked runs f under the table spin flag, or skips it if another goroutine holds it.
+func (a *Adder) locked(f func()) {
+	if atomic.CompareAndSwapInt32(&a.busy, 0, 1) {
+		f()
+		atomic.StoreInt32(&a.busy, 0)
+	}
+}
+
+// Sum adds up the base and every slot.
+func (a *Adder) Sum() int64 {
+	total := atomic.LoadInt64(&a.base)
+	for _, s := range a.slots {
+		if s != nil {
+			total += atomic.LoadInt64(&s.n)
+		}
+	}
+	return total
+}
