@@ -272,7 +272,7 @@ var (
 	// once are the names of calls that run now and then when they take
 	// no argument: a builder's Build, a database's Info (a logger's
 	// Info(msg) is its steady state).
-	once = []string{"Build", "Info", "Finish", "Seal"}
+	once    = []string{"Build", "Info", "Finish", "Seal"}
 	scrapes = []string{"String", "GoString", "Format", "Error", "MarshalJSON", "MarshalText", "Desc", "Describe",
 		"Collect", "Write", "WriteTo", "Snapshot", "Stats", "Dump", "Report", "Print", "Metrics",
 		"Percentile", "Percentiles", "Quantile", "Quantiles",
