@@ -36,8 +36,10 @@ type hot struct {
 	// atomics are the members of each type that the package writes
 	// atomically, whatever their type.
 	atomics map[types.Object][]string
-	// uses are the members whose address the syntax gives to sync/atomic.
-	uses map[*types.TypeName][]string
+	// sites are what the syntax gives to sync/atomic; uses their
+	// members.
+	sites gosrc.AtomicSites
+	uses  map[*types.TypeName][]string
 	// lifted is set once wrappers' members have been added to atomics.
 	lifted bool
 	// interest caches interesting, vars memberVars.
@@ -51,9 +53,8 @@ type hot struct {
 	// spawns caches startsGoroutines: 0 unknown, 1 no, 2 yes;
 	// elemAtomics caches atomicElements the same way.
 	spawns, elemAtomics int8
-	// atomicGlobals and hotSizes memoise atomicVars and inHotRun.
-	atomicGlobals map[*types.Var]bool
-	hotSizes      map[int64]bool
+	// hotSizes memoises inHotRun.
+	hotSizes map[int64]bool
 }
 
 // atomicElements reports whether the package uses sync/atomic on
@@ -309,7 +310,8 @@ func (h *hot) keptWhole(n *types.Named) bool {
 // struct's members are its own).
 func (h *hot) atomicMembers() map[types.Object][]string {
 	out := map[types.Object][]string{}
-	h.uses = gosrc.AtomicUses(h.pass.Files, h.pass.TypesInfo)
+	h.sites = gosrc.FindAtomicSites(h.pass.Files, h.pass.TypesInfo)
+	h.uses = h.sites.Members
 	for tn, ms := range h.uses {
 		for _, m := range ms {
 			out[tn] = append(out[tn], m)

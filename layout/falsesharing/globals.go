@@ -6,8 +6,6 @@ import (
 	"go/types"
 	"slices"
 
-	"golang.org/x/tools/go/types/typeutil"
-
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/gosrc"
 	"github.com/mglayout/mglayout/layout/placement"
@@ -95,39 +93,9 @@ func (c *checker) section(v *types.Var, init ast.Expr) string {
 // package passes to sync/atomic.
 func (c *checker) atomicGlobals() map[*types.Var]bool { return c.hot.atomicVars() }
 
-// atomicVars returns the package-level variables whose address the
-// package passes to sync/atomic, found once per package.
-func (h *hot) atomicVars() map[*types.Var]bool {
-	if h.atomicGlobals != nil {
-		return h.atomicGlobals
-	}
-	out := map[*types.Var]bool{}
-	h.atomicGlobals = out
-	for _, f := range h.pass.Files {
-		if !slices.ContainsFunc(f.Imports, func(s *ast.ImportSpec) bool { return s.Path.Value == `"sync/atomic"` }) {
-			continue
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			fn, ok := typeutil.Callee(h.pass.TypesInfo, call).(*types.Func)
-			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" || len(call.Args) == 0 {
-				return true
-			}
-			if u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr); ok && u.Op == token.AND {
-				if id, ok := ast.Unparen(u.X).(*ast.Ident); ok {
-					if v, ok := h.pass.TypesInfo.Uses[id].(*types.Var); ok && v.Parent() == h.pass.Pkg.Scope() {
-						out[v] = true
-					}
-				}
-			}
-			return true
-		})
-	}
-	return out
-}
+// atomicVars returns the package-level variables that the package
+// gives to sync/atomic (gosrc.AtomicSites).
+func (h *hot) atomicVars() map[*types.Var]bool { return h.sites.Globals }
 
 // inHotRun reports whether a package-level variable may lie in a run of
 // the linker's beside a hot variable: one of the same size as a hot one

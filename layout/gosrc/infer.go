@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"iter"
 	"maps"
@@ -21,43 +22,148 @@ import (
 const maxShardPaths = 64
 
 // AtomicUses returns, for each struct type declared in the files, the
-// member paths whose address is passed to a sync/atomic function
-// (atomic.AddInt64(&s.n, 1), atomic.LoadUint32(&s.shards[i].state)):
-// such members are accessed concurrently, whatever their type says.
+// member paths that sync/atomic updates whatever their type says
+// (AtomicSites' Members).
 func AtomicUses(files []*ast.File, info *types.Info) map[*types.TypeName][]string {
-	return AtomicUsesIn(func(yield func(*ast.CallExpr) bool) {
+	return FindAtomicSites(files, info).Members
+}
+
+// FindAtomicSites returns the AtomicSites of a package's files.
+func FindAtomicSites(files []*ast.File, info *types.Info) AtomicSites {
+	return AtomicSitesIn(atomicCalls(files), info)
+}
+
+// atomicCalls yields the calls of the files that import sync/atomic.
+func atomicCalls(files []*ast.File) iter.Seq[*ast.CallExpr] {
+	return func(yield func(*ast.CallExpr) bool) {
 		for _, f := range files {
 			// Only a file that imports sync/atomic can call it.
 			if !slices.ContainsFunc(f.Imports, importsAtomic) {
 				continue
 			}
+			stop := false
 			ast.Inspect(f, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok && !yield(call) {
-					return false
+				if call, ok := n.(*ast.CallExpr); ok && !stop && !yield(call) {
+					stop = true
 				}
-				return true
+				return !stop
 			})
+			if stop {
+				return
+			}
 		}
-	}, info)
+	}
 }
 
-// AtomicUsesIn is AtomicUses over the calls of a package however the
-// caller finds them (an analyzer has an inspector that lists them fast).
-func AtomicUsesIn(calls iter.Seq[*ast.CallExpr], info *types.Info) map[*types.TypeName][]string {
-	uses := map[*types.TypeName][]string{}
+// AtomicSites says what a package gives to sync/atomic: such memory is
+// accessed concurrently, whatever its type says.
+type AtomicSites struct {
+	// Members are, for each struct type, the member paths whose address
+	// goes to sync/atomic (atomic.AddInt64(&s.n, 1),
+	// atomic.LoadUint32((*uint32)(unsafe.Pointer(&s.state)))), and those
+	// of a wrapper type (Wrappers).
+	Members map[*types.TypeName][]string
+	// Globals are the package-level variables whose address goes to
+	// sync/atomic, or that are of a wrapper type.
+	Globals map[*types.Var]bool
+	// Wrappers are the named word types whose values methods and
+	// functions hand to sync/atomic through a pointer to them: type
+	// lfhead uint64 with atomic.CompareAndSwapUint64((*uint64)(h), ...).
+	Wrappers map[*types.TypeName]bool
+}
+
+// AtomicSitesIn finds the AtomicSites of a package in its calls, however
+// the caller lists them (an analyzer has an inspector that lists them
+// fast), and its types' members of wrapper types.
+func AtomicSitesIn(calls iter.Seq[*ast.CallExpr], info *types.Info) AtomicSites {
+	sites := AtomicSites{Members: map[*types.TypeName][]string{}, Globals: map[*types.Var]bool{}, Wrappers: map[*types.TypeName]bool{}}
+	add := func(tn *types.TypeName, member string) {
+		if tn != nil && !slices.Contains(sites.Members[tn], member) {
+			sites.Members[tn] = append(sites.Members[tn], member)
+		}
+	}
+	var pkg *types.Package
 	for call := range calls {
 		if len(call.Args) == 0 || !isAtomicFunc(info, call.Fun) {
 			continue
 		}
-		addr, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
-		if !ok {
-			continue
-		}
-		if tn, member := MemberOf(info, addr.X); tn != nil && !slices.Contains(uses[tn], member) {
-			uses[tn] = append(uses[tn], member)
+		switch x := atomicOperand(info, call.Args[0]).(type) {
+		case *ast.UnaryExpr: // &operand
+			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+					sites.Globals[v] = true
+				}
+				continue
+			}
+			add(MemberOf(info, x.X))
+		case *ast.Ident: // a pointer to a word of a named type
+			v, ok := info.Uses[x].(*types.Var)
+			if !ok {
+				continue
+			}
+			if p, ok := v.Type().(*types.Pointer); ok {
+				if n, ok := types.Unalias(p.Elem()).(*types.Named); ok && n.Obj().Pkg() == v.Pkg() {
+					if _, basic := n.Underlying().(*types.Basic); basic {
+						sites.Wrappers[n.Obj()] = true
+						pkg = v.Pkg()
+					}
+				}
+			}
 		}
 	}
-	return uses
+	if len(sites.Wrappers) == 0 {
+		return sites
+	}
+	// Members and variables of a wrapper type are updated atomically.
+	isWrapper := func(t types.Type) bool {
+		n, ok := types.Unalias(t).(*types.Named)
+		return ok && sites.Wrappers[n.Obj()]
+	}
+	for _, obj := range info.Defs {
+		switch obj := obj.(type) {
+		case *types.TypeName:
+			if obj.Pkg() != pkg || obj.IsAlias() {
+				continue
+			}
+			for path, v := range MemberVars(obj.Type()) {
+				if isWrapper(v.Type()) {
+					add(obj, path)
+				}
+			}
+		case *types.Var:
+			if obj.Pkg() == pkg && obj.Parent() == pkg.Scope() && isWrapper(obj.Type()) {
+				sites.Globals[obj] = true
+			}
+		}
+	}
+	return sites
+}
+
+// atomicOperand returns what a sync/atomic call's pointer argument
+// points to, through conversions ((*uint64)(unsafe.Pointer(&x.n)),
+// (*uint64)(h)): the address expression &operand, or the identifier of a
+// pointer; nil for anything else.
+func atomicOperand(info *types.Info, arg ast.Expr) ast.Expr {
+	for range 4 {
+		arg = ast.Unparen(arg)
+		call, ok := arg.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			break
+		}
+		if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() {
+			break
+		}
+		arg = call.Args[0]
+	}
+	switch x := arg.(type) {
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			return x
+		}
+	case *ast.Ident:
+		return x
+	}
+	return nil
 }
 
 // AtomicElements reports whether the files use sync/atomic on an

@@ -144,6 +144,12 @@ func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
 			goto done
 		case *ssa.ChangeType:
 			v = x.X
+		case *ssa.Convert:
+			// (*uint64)(unsafe.Pointer(&x.n)): the same memory.
+			if !pointerLike(x.Type()) || !pointerLike(x.X.Type()) {
+				goto done
+			}
+			v = x.X
 		case *ssa.Call:
 			// An element picked by a helper (getShard(key)): the
 			// address it returns, rooted at what the call passes.
@@ -220,6 +226,18 @@ done:
 		}
 	}
 	return c
+}
+
+// pointerLike reports whether values of t are addresses: pointers and
+// unsafe.Pointer.
+func pointerLike(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	}
+	return false
 }
 
 // returnedChain returns the chain of the address that an in-package

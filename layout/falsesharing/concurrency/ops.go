@@ -86,7 +86,11 @@ func (b *builder) model() *Model {
 			continue
 		}
 		op := &Op{Name: opName(fn, goroutine[fn]), Goroutine: goroutine[fn], Rare: b.rare(fn)}
-		if op.Rare == "" && goroutine[fn] {
+		// A goroutine that a lifecycle call starts to do one job (release
+		// pools in parallel) runs when it does; one that works in a loop
+		// (a worker, a mark worker draining buffers) is the steady state
+		// that the call starts.
+		if op.Rare == "" && goroutine[fn] && !b.loops(fn, 2) {
 			if r := b.startedBy(fn, 3); r != "" {
 				op.Rare = "started by " + r
 			}
@@ -410,6 +414,43 @@ func derived(v ssa.Value, recv types.Type, depth int) bool {
 		}
 	case *ssa.Call:
 		return callee(r.Common())
+	}
+	return false
+}
+
+// loops reports whether a function, or one of the package's that it
+// calls up to depth calls down, works in a loop: one that serves
+// (ServingLoop), or a for loop with a condition (for len(work) > 0). A
+// range over a slice or map walks a whole once; a for { } that retries a
+// compare-and-swap does one thing.
+func (b *builder) loops(fn *ssa.Function, depth int) bool {
+	if body := funcBody(fn); body != nil {
+		found := false
+		ast.Inspect(body, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			if s, ok := n.(ast.Stmt); ok {
+				f, isFor := s.(*ast.ForStmt)
+				found = found || isFor && f.Cond != nil || ServingLoop(s, b.info)
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	if depth == 0 {
+		return false
+	}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			if call, ok := in.(*ssa.Call); ok {
+				if f := call.Common().StaticCallee(); f != nil && f != fn && b.inPkg(f) && b.loops(f, depth-1) {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }

@@ -39,13 +39,7 @@ func (b *builder) onceBlocks(fn *ssa.Function, serving bool) map[*ssa.BasicBlock
 // the function literals in it. A compare-and-swap retried in a for
 // { ... } is no serving loop: what lies outside it runs on every call.
 func (b *builder) serves(fn *ssa.Function) bool {
-	var body *ast.BlockStmt
-	switch s := fn.Syntax().(type) {
-	case *ast.FuncDecl:
-		body = s.Body
-	case *ast.FuncLit:
-		body = s.Body
-	}
+	body := funcBody(fn)
 	if body == nil {
 		return false
 	}
@@ -60,6 +54,17 @@ func (b *builder) serves(fn *ssa.Function) bool {
 		return !found
 	})
 	return found
+}
+
+// funcBody returns a function's body, or nil.
+func funcBody(fn *ssa.Function) *ast.BlockStmt {
+	switch s := fn.Syntax().(type) {
+	case *ast.FuncDecl:
+		return s.Body
+	case *ast.FuncLit:
+		return s.Body
+	}
+	return nil
 }
 
 // ServingLoop reports whether a statement is a loop that serves: a range

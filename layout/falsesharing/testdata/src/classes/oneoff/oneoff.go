@@ -46,3 +46,31 @@ type Builder struct {
 func (b *Builder) Add() bool { return b.n.Add(1) <= b.limit }
 
 func (b *Builder) Build() int64 { b.built.Store(true); return b.n.Load() }
+
+// Pool's Start is a one-off call, but the workers it starts serve for
+// as long as the pool runs: their counting is the steady state. Every
+// Submit reads limit on the line of done.
+type Pool struct {
+	done  atomic.Int64 // want `done shares a line with limit .*the goroutine started in \(\*Pool\)\.Start updates done while \(\*Pool\)\.Submit reads limit.*FS2, proven`
+	limit int
+	tasks chan func()
+}
+
+func (p *Pool) Start(n int) {
+	for range n {
+		go func() {
+			for task := range p.tasks {
+				task()
+				p.done.Add(1)
+			}
+		}()
+	}
+}
+
+func (p *Pool) Submit(task func()) bool {
+	if len(p.tasks) >= p.limit {
+		return false
+	}
+	p.tasks <- task
+	return true
+}
