@@ -217,14 +217,15 @@ func (c *checker) anyLayout(f *finding) *layout.Struct {
 	return nil
 }
 
-// padBetween returns the deliberate padding member between two members,
-// at the outermost level, or nil.
+// padBetween returns a deliberate padding member between two members,
+// at any depth (a pad inside an embedded struct separates its members
+// in its holder too), or nil.
 func padBetween(s *layout.Struct, a, b string) *layout.Field {
 	fa, fb := s.Field(a), s.Field(b)
 	if fa == nil || fb == nil {
 		return nil
 	}
-	for _, i := range s.Members(-1) {
+	for i := range s.Fields {
 		f := &s.Fields[i]
 		if f.Offset >= fa.End() && f.End() <= fb.Offset && isPadding(f) {
 			return f

@@ -119,10 +119,11 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 	best := verdict{}
 	partnerT := m.Touches(o.owner(partner), partner, false)
 	for _, pt := range partnerT {
-		// A victim writes the partner and not the hot member, or reads
-		// the partner and does not touch the hot one at all: a reader
-		// of both needs the hot member's line anyway.
-		if touchesHot(pt.Op, pt.Writes) || !pt.Writes && touchesHot(pt.Op, false) {
+		// A victim uses the partner and does not touch the hot member
+		// on its steady path: one that reads or writes both (a producer
+		// that reads head and CASes tail on every add) needs the hot
+		// member's line anyway, and padding removes none of its misses.
+		if touchesHot(pt.Op, false) {
 			continue
 		}
 		if pt.ExceptionalOnly {
@@ -221,6 +222,12 @@ func (c *checker) judgeShards(o object, arr string, slice bool, elemA, elemB str
 	best := judgeConstElements(touches, arr, elemA, elemB)
 	for _, t := range touches {
 		if !t.Writes || t.OnlyConst != "" || t.Index <= concurrency.Const {
+			continue
+		}
+		if t.ReadsAll && t.Op.Steady() {
+			// The writer reads every element anyway (a balancer's pick
+			// loads each client's counter, then bumps one): the words
+			// it writes are the words it reads, truly shared.
 			continue
 		}
 		tier := Likely

@@ -277,6 +277,8 @@ type Touch struct {
 	// on the steady path.
 	ExceptionalOnly bool
 	SteadyReads     bool
+	// ReadsAll: some steady read walks the elements in a loop.
+	ReadsAll bool
 
 	mixedIndexes bool // some element write has no constant index
 }
@@ -352,6 +354,7 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 		if !kind.Writes() {
 			readsExceptional = readsExceptional && a.Exceptional
 			t.SteadyReads = t.SteadyReads || !a.Exceptional
+			t.ReadsAll = t.ReadsAll || !a.Exceptional && a.Index == Loop
 		}
 		if kind.Writes() {
 			t.Writes = true

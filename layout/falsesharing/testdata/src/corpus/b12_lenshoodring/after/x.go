@@ -1,7 +1,8 @@
 // Package after reproduces github.com/LENSHOOD/go-lock-free-ring-buffer's
 // MPSC ring as b5ac66ed585831a14e61fac54c145a1a2cba1b83 ("add cache line
 // padding") left it: [8]uint64 after each member keeps them 64 bytes
-// apart, a line on amd64 (clean) but not on arm64 (FS4).
+// apart, a line on amd64 (clean) but not on arm64 (FS4: the padding its
+// author declared falls short there).
 package after
 
 import (
