@@ -327,7 +327,8 @@ func (b *builder) rare(fn *ssa.Function) string {
 		return "a constructor"
 	case lifecycleName(exported(name)):
 		return "a lifecycle method"
-	case (slices.Contains(scrapes, name) || slices.Contains(scrapes, exported(name)) || scrapeName(exported(name))) && !writesBytes(fn):
+	case (slices.Contains(scrapes, name) || slices.Contains(scrapes, exported(name)) || scrapeName(exported(name))) && !writesBytes(fn) &&
+		(!strings.HasPrefix(exported(name), "Write") || writesOut(fn)):
 		return "a scrape"
 	case len(name) > 3 && (strings.HasPrefix(name, "Set") || strings.HasPrefix(name, "set")) && isUpper(name[3]),
 		len(name) > 4 && strings.HasPrefix(name, "With") && isUpper(name[4]),
@@ -522,7 +523,13 @@ func getter(fn *ssa.Function, accesses []Access) bool {
 	if sig.Params().Len() > 0 && !statsName(fn.Name()) {
 		return false
 	}
-	// Taking the lock that guards what it reads is no write of state.
+	return writesOnlyLocks(accesses)
+}
+
+// writesOnlyLocks reports whether accesses write nothing but the locks
+// they read under: taking the lock that guards what it reads is no
+// write of state.
+func writesOnlyLocks(accesses []Access) bool {
 	locks := map[Lock]bool{}
 	for _, a := range accesses {
 		if a.Kind.Writes() {
@@ -608,6 +615,28 @@ func timer(fn *ssa.Function) bool {
 			// Functions, not methods: Time.After compares two times.
 			if pkg, recv, name := funcID(f); pkg == "time" && recv == "" && slices.Contains([]string{"NewTicker", "Tick", "Sleep", "After", "NewTimer"}, name) {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// writesOut reports whether a Write method writes its object out to
+// what it is given first, as a metric's Write(*dto.Metric) or a
+// WriteTo(io.Writer) does, rather than taking a value in, as a queue's
+// Write(v) does, which is its steady state.
+func writesOut(fn *ssa.Function) bool {
+	ps := fn.Signature.Params()
+	if ps.Len() == 0 {
+		return true // Write() flushes
+	}
+	switch t := ps.At(0).Type().Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Interface:
+		for m := range t.Methods() {
+			if strings.HasPrefix(m.Name(), "Write") {
+				return true // an io.Writer, a StringWriter
 			}
 		}
 	}

@@ -74,3 +74,16 @@ func (p *Pool) Submit(task func()) bool {
 	p.tasks <- task
 	return true
 }
+
+// Inbox's Write takes a message in from every sender: its steady state,
+// not the scrape a metric's Write(*dto.Metric) is. Every Write bumps
+// seq on the line of mask, which the reader loads on every message.
+type Inbox struct {
+	seq   atomic.Uint64 // want `seq shares a line with mask .*\(\*Inbox\)\.Write updates seq while \(\*Inbox\)\.Read reads mask.*FS2, proven`
+	mask  uint64
+	slots []atomic.Pointer[string]
+}
+
+func (in *Inbox) Write(v *string) { in.slots[in.seq.Add(1)&in.mask].Store(v) }
+
+func (in *Inbox) Read(i uint64) *string { return in.slots[i&in.mask].Swap(nil) }
