@@ -622,25 +622,42 @@ func timer(fn *ssa.Function) bool {
 }
 
 // writesOut reports whether a Write method writes its object out to
-// what it is given first, as a metric's Write(*dto.Metric) or a
+// what it is given, as a metric's Write(*dto.Metric) or a
 // WriteTo(io.Writer) does, rather than taking a value in, as a queue's
-// Write(v) does, which is its steady state.
+// Write(v) does, which is its steady state: it stores none of its
+// arguments, sends none on a channel, and hands none to sync/atomic to
+// store.
 func writesOut(fn *ssa.Function) bool {
-	ps := fn.Signature.Params()
-	if ps.Len() == 0 {
-		return true // Write() flushes
+	params := fn.Params
+	if fn.Signature.Recv() != nil && len(params) > 0 {
+		params = params[1:]
 	}
-	switch t := ps.At(0).Type().Underlying().(type) {
-	case *types.Pointer:
-		return true
-	case *types.Interface:
-		for m := range t.Methods() {
-			if strings.HasPrefix(m.Name(), "Write") {
-				return true // an io.Writer, a StringWriter
+	isParam := func(v ssa.Value) bool {
+		p, ok := v.(*ssa.Parameter)
+		return ok && slices.Contains(params, p)
+	}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			switch in := in.(type) {
+			case *ssa.Store:
+				if isParam(in.Val) {
+					return false
+				}
+			case *ssa.Send:
+				if isParam(in.X) {
+					return false
+				}
+			case *ssa.Call:
+				c := in.Common()
+				if f := c.StaticCallee(); f != nil {
+					if pkg, _, _ := funcID(f); pkg == "sync/atomic" && slices.ContainsFunc(c.Args[1:], isParam) {
+						return false
+					}
+				}
 			}
 		}
 	}
-	return false
+	return true
 }
 
 // writesBytes reports whether a method takes a []byte first: an

@@ -77,11 +77,12 @@ func (p *Pool) Submit(task func()) bool {
 
 // Inbox's Write takes a message in from every sender: its steady state,
 // not the scrape a metric's Write(*dto.Metric) is. Every Write bumps
-// seq on the line of mask, which the reader loads on every message.
+// seq on the line of mask, which the reader loads on every message, and
+// stores into a slot beside the next sender's.
 type Inbox struct {
 	seq   atomic.Uint64 // want `seq shares a line with mask .*\(\*Inbox\)\.Write updates seq while \(\*Inbox\)\.Read reads mask.*FS2, proven`
 	mask  uint64
-	slots []atomic.Pointer[string]
+	slots []atomic.Pointer[string] // want `elements of slots are 8 bytes.*\(\*Inbox\)\.Write stores an element of slots chosen per CPU or goroutine.*FS1, proven`
 }
 
 func (in *Inbox) Write(v *string) { in.slots[in.seq.Add(1)&in.mask].Store(v) }
