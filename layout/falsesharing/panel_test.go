@@ -55,14 +55,14 @@ func panelEnv(goarch string) []string {
 	return append(os.Environ(), "GOFLAGS=-mod=mod", "GOOS=linux", "GOARCH="+goarch, "CGO_ENABLED=0")
 }
 
-// downloadPanel fetches the panel's modules, once per test run.
-func downloadPanel(t *testing.T) {
+// downloadPanel fetches the modules of a panel's directory.
+func downloadPanel(t *testing.T, dir string) {
 	t.Helper()
 	cmd := exec.Command("go", "mod", "download")
-	cmd.Dir = panelDir
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go mod download in %s: %v\n%s", panelDir, err, out)
+		t.Fatalf("go mod download in %s: %v\n%s", dir, err, out)
 	}
 }
 
@@ -85,14 +85,14 @@ func panelPackages(t *testing.T) []string {
 	return paths
 }
 
-// loadPanel loads the panel's packages for goarch, with all their
-// dependencies' syntax, as the analyzer's facts need. A package that does
-// not load fails the test.
-func loadPanel(t *testing.T, goarch string, paths []string) []*packages.Package {
+// loadPanel loads the packages of a panel's directory for goarch, with
+// all their dependencies' syntax, as the analyzer's facts need. A package
+// that does not load fails the test.
+func loadPanel(t *testing.T, dir, goarch string, paths []string) []*packages.Package {
 	t.Helper()
 	cfg := &packages.Config{
 		Mode: packages.LoadAllSyntax | packages.NeedModule,
-		Dir:  panelDir,
+		Dir:  dir,
 		Env:  panelEnv(goarch),
 	}
 	pkgs, err := packages.Load(cfg, paths...)
@@ -100,7 +100,7 @@ func loadPanel(t *testing.T, goarch string, paths []string) []*packages.Package 
 		t.Fatal(err)
 	}
 	if len(pkgs) != len(paths) {
-		t.Fatalf("GOARCH=%s: loaded %d packages for the %d in packages.txt", goarch, len(pkgs), len(paths))
+		t.Fatalf("GOARCH=%s: loaded %d packages for the %d asked for", goarch, len(pkgs), len(paths))
 	}
 	bad := false
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
@@ -195,10 +195,11 @@ var verdicts = []string{"true", "debatable", "false"}
 
 const judgedHeader = "goarch\tfile\tline\trule\tverdict\treason"
 
-// readJudged reads judged.tsv into judgements keyed as panelFinding.key.
-func readJudged(t *testing.T) map[string]judgement {
+// readJudged reads a panel's judged.tsv into judgements keyed as
+// panelFinding.key.
+func readJudged(t *testing.T, dir string) map[string]judgement {
 	t.Helper()
-	name := filepath.Join(panelDir, "judged.tsv")
+	name := filepath.Join(dir, "judged.tsv")
 	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
@@ -256,13 +257,13 @@ func readJudged(t *testing.T) map[string]judgement {
 // printed too.
 func TestPanel(t *testing.T) {
 	skipUnlessPanel(t)
-	downloadPanel(t)
+	downloadPanel(t, panelDir)
 	paths := panelPackages(t)
-	judged := readJudged(t)
+	judged := readJudged(t, panelDir)
 
 	var all []panelFinding
 	for _, goarch := range panelArches {
-		pkgs := loadPanel(t, goarch, paths)
+		pkgs := loadPanel(t, panelDir, goarch, paths)
 		found := analyzePanel(t, goarch, pkgs)
 		t.Logf("GOARCH=%s: %d findings in %d packages", goarch, len(found), len(pkgs))
 		all = append(all, found...)
@@ -333,14 +334,14 @@ func oneLine(s string) string {
 // -panelmaxratio when that is given.
 func TestPanelSpeed(t *testing.T) {
 	skipUnlessPanel(t)
-	downloadPanel(t)
+	downloadPanel(t, panelDir)
 	paths := panelPackages(t)
 	const goarch = "amd64"
 	setFlags(t, goarch, "")
 
 	timeOne := func(a *analysis.Analyzer) (wall, analysed time.Duration) {
 		start := time.Now()
-		pkgs := loadPanel(t, goarch, paths)
+		pkgs := loadPanel(t, panelDir, goarch, paths)
 		loaded := time.Now()
 		g, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
 		end := time.Now()
