@@ -142,15 +142,19 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 			if w.Element == concurrency.Stripe && pt.Element == concurrency.Stripe {
 				continue // both in the element of one CPU or goroutine: its owner's
 			}
-			if slices.ContainsFunc(partnerT, func(t concurrency.Touch) bool { return t.Op == w.Op && t.Writes }) {
-				// The writer writes the partner too: the reader needs
-				// what it writes, and another writer of the partner
-				// shares the partner itself with it. True sharing.
+			if slices.ContainsFunc(partnerT, func(t concurrency.Touch) bool { return t.Op == w.Op && t.Writes && t.WritesWith(w) }) {
+				// The writer writes the partner too, with the hot
+				// member: the reader needs what it writes, and another
+				// writer of the partner shares the partner itself with
+				// it. True sharing.
 				continue
 			}
 			tier := Likely
 			switch {
 			case !w.Op.Steady() || !pt.Op.Steady():
+			case !w.Op.Data || !pt.Op.Data:
+				// At the pace of the program's control, not of its
+				// data: a cost no one would measure.
 			case w.Element == concurrency.Unknown || pt.Element == concurrency.Unknown:
 				// Members of a table's element chosen by a value the
 				// model cannot read: whose the element is, is a guess.
@@ -232,7 +236,7 @@ func (c *checker) judgeShards(o object, arr string, slice bool, elemA, elemB str
 		}
 		tier := Likely
 		switch {
-		case !t.Op.Steady(), pair:
+		case !t.Op.Steady(), !t.Op.Data, pair:
 			// Two elements are a hot and a cold copy that writers
 			// take turns at, not a table of CPUs.
 		case t.Index == concurrency.Stripe, locked && t.Index == concurrency.Hash:
@@ -254,7 +258,7 @@ func (c *checker) judgeShards(o object, arr string, slice bool, elemA, elemB str
 // one steady operation writes the one, another writes the other.
 func judgeConstElements(touches []concurrency.Touch, arr, elemA, elemB string) verdict {
 	writes := func(t concurrency.Touch, elem string) bool {
-		return t.Writes && t.OnlyConst == "" && t.Op.Steady() && slices.Contains(t.ConstIndexes, elem)
+		return t.Writes && t.OnlyConst == "" && t.Op.Data && slices.Contains(t.ConstIndexes, elem)
 	}
 	for _, ta := range touches {
 		for _, tb := range touches {

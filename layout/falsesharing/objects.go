@@ -134,7 +134,7 @@ func (c *checker) judgeObjects(o object) verdict {
 				continue
 			}
 			tier := Likely
-			if t.Op.Goroutine {
+			if t.Op.Goroutine && t.Op.Data {
 				tier = Proven // a goroutine per object, each on its own CPU
 			}
 			if tier > best.tier {

@@ -23,6 +23,7 @@ import (
 var (
 	unseenFlag = flag.Bool("unseen", false, "check the unseen panel of real modules in testdata/unseen (downloads them; see TestUnseen)")
 	unseenOut  = flag.String("unseen.out", "", "with -unseen, write the findings no one has judged to this file, for the judges")
+	heldout    = flag.Bool("heldout", false, "with -unseen, score the held-out half too (a scoring run, not one to tune by)")
 )
 
 const unseenDir = "testdata/unseen"
@@ -122,8 +123,9 @@ func share(a, b int) string {
 // the share of findings judged true or debatable and true, the recall
 // of the defects they listed, and the findings inside structs they
 // found correct. The development half is printed case by case; the
-// held-out half only as figures, unless -heldout-detail. Findings no
-// one has judged fail the test (-unseen.out writes them for judging).
+// held-out half is scored only with -heldout, and only as figures,
+// unless -heldout-detail. Findings no one has judged fail the test
+// (-unseen.out writes them for judging).
 func TestUnseen(t *testing.T) {
 	if !*unseenFlag {
 		t.Skip("the unseen panel downloads real modules; run it with: go test ./layout/falsesharing -run TestUnseen -unseen -v -timeout 30m")
@@ -222,7 +224,11 @@ func TestUnseen(t *testing.T) {
 			stale = append(stale, k)
 		}
 	}
-	for _, half := range []string{"dev", "heldout"} {
+	halves := []string{"dev"}
+	if *heldout {
+		halves = append(halves, "heldout")
+	}
+	for _, half := range halves {
 		h := scores[half]
 		slices.Sort(h.details)
 		for _, d := range h.details {

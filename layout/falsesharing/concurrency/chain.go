@@ -45,6 +45,10 @@ type chain struct {
 type cand struct {
 	obj   types.Object
 	start int
+	// site is the function that selected the object's member: where
+	// the code names it (&s.hits in Get, however far down a wrapper's
+	// inc adds to it).
+	site *ssa.Function
 }
 
 // path joins tokens from i on: "a", "[]", "b" is "a[].b".
@@ -192,13 +196,13 @@ done:
 		c.tokens = append(c.tokens, rev[n-1-i])
 	}
 	for _, rc := range cands {
-		c.cands = append(c.cands, cand{rc.obj, n - rc.n})
+		c.cands = append(c.cands, cand{rc.obj, n - rc.n, fn})
 	}
 	// The elements of a named slice type of the package belong to it:
 	// for type stripes []sync.RWMutex, s[i] is "stripes[*]".
 	if len(c.tokens) > 0 && c.tokens[0] == "[*]" {
 		if n, ok := types.Unalias(v.Type()).(*types.Named); ok && n.Obj().Pkg() == b.pkg.Pkg {
-			c.under(n.Obj())
+			c.under(n.Obj(), fn)
 		}
 	}
 	switch x := v.(type) {
@@ -222,7 +226,7 @@ done:
 	case *ssa.Global:
 		c.root = global
 		if obj, ok := x.Object().(*types.Var); ok && obj.Pkg() == b.pkg.Pkg {
-			c.under(obj)
+			c.under(obj, fn)
 		}
 	}
 	return c
@@ -314,12 +318,12 @@ func indexSource(v ssa.Value) ssa.Value {
 
 // under makes the chain a member path of obj, named by obj: the
 // elements of a named slice type, a package-level variable's members.
-func (c *chain) under(obj types.Object) {
+func (c *chain) under(obj types.Object, site *ssa.Function) {
 	c.tokens = append([]string{obj.Name()}, c.tokens...)
 	for i := range c.cands {
 		c.cands[i].start++
 	}
-	c.cands = append(c.cands, cand{obj, 0})
+	c.cands = append(c.cands, cand{obj, 0, site})
 }
 
 // structObj returns the type name of a named struct type of the

@@ -65,6 +65,8 @@ type Access struct {
 	// element of a table (s.shards[w].hits for a shard's hits), else
 	// NoIndex.
 	Element Index
+	// site is the function that names the member (cand.site).
+	site *ssa.Function
 }
 
 // Op is an operation: an entry point of the package, or a goroutine body.
@@ -75,7 +77,10 @@ type Op struct {
 	// Rare says why the operation runs only now and then ("a
 	// constructor", "a scrape", "runs on a timer"), or "" on the
 	// steady-state path.
-	Rare     string
+	Rare string
+	// Data is set for a steady operation on the data path (onDataPath):
+	// it does its type's work on every request, message or item.
+	Data     bool
 	Accesses []Access
 
 	// held holds the locks held at any of the accesses, as lockKeys;
@@ -281,6 +286,18 @@ type Touch struct {
 	ReadsAll bool
 
 	mixedIndexes bool // some element write has no constant index
+	// writeSites are the functions that name the member where the
+	// operation writes it.
+	writeSites []*ssa.Function
+}
+
+// WritesWith reports whether the operation writes the members of two
+// of its touches in one function: together, as a Record that bumps a
+// count and a sum does, not in activities of their own (a read loop
+// that counts each message in and, on a rarer branch, publishes a
+// reply counted out).
+func (t Touch) WritesWith(o Touch) bool {
+	return slices.ContainsFunc(t.writeSites, func(f *ssa.Function) bool { return slices.Contains(o.writeSites, f) })
 }
 
 // Touches returns, for each operation, how it accesses a member of obj
@@ -358,6 +375,9 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 		}
 		if kind.Writes() {
 			t.Writes = true
+			if !slices.Contains(t.writeSites, a.site) {
+				t.writeSites = append(t.writeSites, a.site)
+			}
 			t.ExceptionalOnly = t.ExceptionalOnly && a.Exceptional
 			if kind == Update {
 				t.Updates = true

@@ -116,7 +116,7 @@ func (b *builder) model() *Model {
 					}
 				}
 				op.Accesses = append(op.Accesses, Access{Obj: cd.obj, Member: member, Kind: a.kind, Atomic: a.atomic,
-					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, Exceptional: a.exceptional, Index: idx, ConstIndex: constIdx, Element: elem})
+					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, Exceptional: a.exceptional, Index: idx, ConstIndex: constIdx, Element: elem, site: cd.site})
 			}
 		}
 		if op.Rare == "" && getter(fn, op.Accesses) {
@@ -125,6 +125,7 @@ func (b *builder) model() *Model {
 		if op.Rare == "" && setsGlobals(fn, op.Accesses) {
 			op.Rare = "a setter"
 		}
+		op.Data = op.Rare == "" && b.onDataPath(fn, goroutine[fn])
 		m.Ops = append(m.Ops, op)
 	}
 	m.index()

@@ -36,6 +36,7 @@ func (a *acc) key(b *builder) []byte {
 	for _, c := range a.cands {
 		buf = strconv.AppendInt(append(buf, 1), int64(b.objID(c.obj)), 10)
 		buf = strconv.AppendInt(append(buf, '@'), int64(c.start), 10)
+		buf = strconv.AppendInt(append(buf, '/'), int64(b.fnID(c.site)), 10)
 	}
 	buf = append(buf, 2, byte(a.root), byte(a.idx), byte(a.kind))
 	buf = append(append(buf, a.constIdx...), 0)
@@ -57,6 +58,19 @@ func (a *acc) key(b *builder) []byte {
 		}
 	}
 	return buf
+}
+
+// fnID numbers the functions accesses are made in, for keys.
+func (b *builder) fnID(fn *ssa.Function) int {
+	if fn == nil {
+		return 0
+	}
+	id, ok := b.fnIDs[fn]
+	if !ok {
+		id = len(b.fnIDs) + 1
+		b.fnIDs[fn] = id
+	}
+	return id
 }
 
 // objID numbers the objects accesses name, for keys.
@@ -132,6 +146,7 @@ type builder struct {
 	// implTypes memoises implementers.
 	implTypes []*types.TypeName
 	ids       map[types.Object]int
+	fnIDs     map[*ssa.Function]int
 	// accs holds every distinct access of the summaries, accIDs their
 	// numbers by key.
 	accs   []acc
@@ -166,7 +181,7 @@ func (b *builder) interesting(cands []cand) []cand {
 }
 
 func newBuilder(pkg *ssa.Package, files []*ast.File, info *types.Info) *builder {
-	return &builder{pkg: pkg, files: files, info: info, sums: map[*ssa.Function]*summary{}, indexes: map[ssa.Value]Index{}, ids: map[types.Object]int{}, accIDs: map[string]accID{}, paths: map[accID][]string{}, impls: map[implKey][]*ssa.Function{}, returned: map[*ssa.Function]chain{}}
+	return &builder{pkg: pkg, files: files, info: info, sums: map[*ssa.Function]*summary{}, indexes: map[ssa.Value]Index{}, ids: map[types.Object]int{}, fnIDs: map[*ssa.Function]int{}, accIDs: map[string]accID{}, paths: map[accID][]string{}, impls: map[implKey][]*ssa.Function{}, returned: map[*ssa.Function]chain{}}
 }
 
 // inPkg reports whether a function has a body of this package.
@@ -435,7 +450,7 @@ func (b *builder) inline(emit func(acc, accID), fn, callee *ssa.Function, args, 
 		m.cands = make([]cand, len(bc.cands), len(bc.cands)+len(a.cands))
 		copy(m.cands, bc.cands)
 		for _, cd := range a.cands {
-			m.cands = append(m.cands, cand{cd.obj, cd.start + len(bc.tokens)})
+			m.cands = append(m.cands, cand{cd.obj, cd.start + len(bc.tokens), cd.site})
 		}
 		m.root, m.index = bc.root, bc.index
 		// The outermost index is the base's, unless the base indexes
