@@ -155,6 +155,9 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 			case !w.Op.Data || !pt.Op.Data:
 				// At the pace of the program's control, not of its
 				// data: a cost no one would measure.
+			case !w.Direct || !pt.Direct:
+				// Through a callback or an interface the code chooses
+				// at run time: the operation may never make it.
 			case w.Element == concurrency.Unknown || pt.Element == concurrency.Unknown:
 				// Members of a table's element chosen by a value the
 				// model cannot read: whose the element is, is a guess.
@@ -236,7 +239,7 @@ func (c *checker) judgeShards(o object, arr string, slice bool, elemA, elemB str
 		}
 		tier := Likely
 		switch {
-		case !t.Op.Steady(), !t.Op.Data, pair:
+		case !t.Op.Steady(), !t.Op.Data, !t.Direct, pair:
 			// Two elements are a hot and a cold copy that writers
 			// take turns at, not a table of CPUs.
 		case t.Index == concurrency.Stripe, locked && t.Index == concurrency.Hash:

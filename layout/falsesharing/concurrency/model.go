@@ -58,6 +58,9 @@ type Access struct {
 	Locks       []Lock
 	Fresh       bool // on an object the operation allocated, before it is published
 	Exceptional bool // made only on an exceptional path: after or on the way to an error, once the object is closed, or beside a blocking wait
+	// Dynamic: made only through calls the code chooses at run time (a
+	// callback, an interface's implementation).
+	Dynamic bool
 	Index       Index
 	// ConstIndex is the element's index when Index is Const.
 	ConstIndex string
@@ -284,6 +287,9 @@ type Touch struct {
 	SteadyReads     bool
 	// ReadsAll: some steady read walks the elements in a loop.
 	ReadsAll bool
+	// Direct: some access is made by a call the code names, not one it
+	// chooses at run time.
+	Direct bool
 
 	mixedIndexes bool // some element write has no constant index
 	// writeSites are the functions that name the member where the
@@ -392,6 +398,7 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 			}
 		}
 		t.Atomic = t.Atomic || atomic
+		t.Direct = t.Direct || !a.Dynamic
 		t.Index = max(t.Index, a.Index)
 		if a.Element == NoIndex || t.Element == NoIndex {
 			t.Element = NoIndex

@@ -116,7 +116,7 @@ func (b *builder) model() *Model {
 					}
 				}
 				op.Accesses = append(op.Accesses, Access{Obj: cd.obj, Member: member, Kind: a.kind, Atomic: a.atomic,
-					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, Exceptional: a.exceptional, Index: idx, ConstIndex: constIdx, Element: elem, site: cd.site})
+					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, Exceptional: a.exceptional, Dynamic: a.dynamic, Index: idx, ConstIndex: constIdx, Element: elem, site: cd.site})
 			}
 		}
 		if op.Rare == "" && getter(fn, op.Accesses) {
@@ -189,7 +189,7 @@ func (b *builder) opAccesses(fn *ssa.Function, goroutine bool) []accID {
 			id = b.intern(a)
 		}
 		out = append(out, id)
-	}, parent, fn, nil, bindings)
+	}, parent, fn, nil, bindings, false)
 	// What the goroutine does through its own parameters, which inline
 	// leaves out (no arguments are mapped): its other accesses it keeps.
 	for _, id := range b.summarize(fn).ids {

@@ -20,6 +20,10 @@ type acc struct {
 	constStore  string
 	locks       []Lock
 	exceptional bool // made only on an exceptional path (exceptionalBlocks)
+	// dynamic: made only through a call the code chooses at run time
+	// (a callback in a field, one of an interface's implementations),
+	// which the operation may or may not make.
+	dynamic bool
 }
 
 // key identifies an access for deduplication; objects are numbered by
@@ -49,6 +53,9 @@ func (a *acc) key(b *builder) []byte {
 	buf = append(append(buf, 3), a.constStore...)
 	if a.exceptional {
 		buf = append(buf, 'e')
+	}
+	if a.dynamic {
+		buf = append(buf, 'd')
 	}
 	for _, l := range a.locks {
 		buf = strconv.AppendInt(append(buf, 4), int64(b.objID(l.Obj)), 10)
@@ -390,17 +397,17 @@ func (b *builder) call(emit func(acc, accID), fn *ssa.Function, c *ssa.CallCommo
 			if mc, ok := c.Value.(*ssa.MakeClosure); ok {
 				bindings = mc.Bindings
 			}
-			b.inline(emit, fn, callee, c.Args, bindings)
+			b.inline(emit, fn, callee, c.Args, bindings, false)
 		}
 	} else if !c.IsInvoke() {
 		for _, t := range b.callbacks(c.Value, maxCallbackSteps) {
-			b.inline(emit, fn, t.fn, append(slices.Clone(t.recv), c.Args...), t.bindings)
+			b.inline(emit, fn, t.fn, append(slices.Clone(t.recv), c.Args...), t.bindings, true)
 		}
 	} else {
 		// A call through an interface runs one of the package's own
 		// implementations, where it has few: a reporter, a sink.
 		for _, impl := range b.implementations(c.Value.Type(), c.Method) {
-			b.inline(emit, fn, impl, append([]ssa.Value{c.Value}, c.Args...), nil)
+			b.inline(emit, fn, impl, append([]ssa.Value{c.Value}, c.Args...), nil, true)
 		}
 	}
 	// Functions handed to a call that runs them before it returns
@@ -411,14 +418,15 @@ func (b *builder) call(emit func(acc, accID), fn *ssa.Function, c *ssa.CallCommo
 	}
 	for _, a := range c.Args {
 		if f, bindings := funcValue(a); f != nil && b.inPkg(f) && f != callee {
-			b.inline(emit, fn, f, nil, bindings)
+			b.inline(emit, fn, f, nil, bindings, false)
 		}
 	}
 }
 
 // inline adds a callee's summary, mapped onto the caller's arguments
-// and the closure's bindings.
-func (b *builder) inline(emit func(acc, accID), fn, callee *ssa.Function, args, bindings []ssa.Value) {
+// and the closure's bindings; dynamic says the call is chosen at run
+// time.
+func (b *builder) inline(emit func(acc, accID), fn, callee *ssa.Function, args, bindings []ssa.Value, dynamic bool) {
 	// A helper named for maintenance (resize, grow, a slow path) runs
 	// now and then inside the calls that reach it.
 	rare := maintenance(callee.Name())
@@ -426,6 +434,9 @@ func (b *builder) inline(emit func(acc, accID), fn, callee *ssa.Function, args, 
 		a := b.accs[id]
 		if rare && !a.exceptional {
 			a.exceptional, id = true, -1
+		}
+		if dynamic && !a.dynamic {
+			a.dynamic, id = true, -1
 		}
 		var base ssa.Value
 		switch a.root {
@@ -445,7 +456,7 @@ func (b *builder) inline(emit func(acc, accID), fn, callee *ssa.Function, args, 
 			continue
 		}
 		bc := b.resolve(fn, base)
-		m := acc{kind: a.kind, atomic: a.atomic, constStore: a.constStore, locks: a.locks, exceptional: a.exceptional}
+		m := acc{kind: a.kind, atomic: a.atomic, constStore: a.constStore, locks: a.locks, exceptional: a.exceptional, dynamic: a.dynamic}
 		m.tokens = slices.Concat(bc.tokens, a.tokens)
 		m.cands = make([]cand, len(bc.cands), len(bc.cands)+len(a.cands))
 		copy(m.cands, bc.cands)
