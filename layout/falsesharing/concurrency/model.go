@@ -61,7 +61,7 @@ type Access struct {
 	// Dynamic: made only through calls the code chooses at run time (a
 	// callback, an interface's implementation).
 	Dynamic bool
-	Index       Index
+	Index   Index
 	// ConstIndex is the element's index when Index is Const.
 	ConstIndex string
 	// Element says how the object was chosen when it was reached as an
