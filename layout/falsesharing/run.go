@@ -16,6 +16,7 @@ import (
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/falsesharing/concurrency"
 	"github.com/mglayout/mglayout/layout/gosrc"
 	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/sharing"
@@ -82,8 +83,8 @@ func run(pass *analysis.Pass) (any, error) {
 		hot: pass.ResultOf[HotMembers].(*hot)}
 
 	for tn, named := range structTypes(pass.Pkg) {
-		if d := dirs.Type(tn); d != nil && d.Ignore != "" || !c.alone(tn) {
-			continue // ignored, or checked as part of its holders
+		if d := dirs.Type(tn); d != nil && d.Ignore != "" || !c.alone(tn) || concurrency.TestDouble(tn.Name()) {
+			continue // ignored, checked as part of its holders, or a test double
 		}
 		for _, arch := range cfg.archs {
 			if err := c.checkType(tn, named, arch); err != nil {

@@ -139,22 +139,22 @@ func (b *builder) implementers() []*types.TypeName {
 	return b.implTypes
 }
 
-// testOnly reports whether values of a type are made only in tests: the
-// package's code outside _test.go files makes values of its unexported
-// types; its users make values of the exported ones, but for test
-// doubles (FakeClock, MockSink). A fake clock declared beside the real
-// one and made only by tests runs in no user's call, neither through
-// an interface nor by its own methods.
+// testOnly reports whether values of a type serve only tests: a test
+// double (TestDouble), or an unexported type that only _test.go files
+// make values of. A fake clock declared beside the real one runs in no
+// user's call, neither through an interface nor by its own methods.
 func (b *builder) testOnly(tn *types.TypeName) bool {
 	if b.made == nil {
 		b.made = b.madeOutsideTests()
 	}
-	return !b.made[tn] && (!tn.Exported() || testDouble(tn.Name()))
+	return TestDouble(tn.Name()) || !b.made[tn] && !tn.Exported()
 }
 
-// testDouble reports whether a type's name says it stands in for the
-// real thing in tests: FakeClock, MockSink, stubStore.
-func testDouble(name string) bool {
+// TestDouble reports whether a type's name says it stands in for the
+// real thing in tests: FakeClock, MockSink, stubStore. Such types,
+// even exported ones made by constructors for users' tests, run in no
+// production call.
+func TestDouble(name string) bool {
 	for _, w := range camelWords(name) {
 		switch strings.ToLower(w) {
 		case "fake", "mock", "stub", "dummy", "spy", "test", "testing":

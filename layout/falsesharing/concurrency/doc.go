@@ -3,11 +3,11 @@
 // different CPUs: the judgement a false-sharing finding rests on.
 //
 // The model is built on the package's SSA form. Its units are
-// operations: the package's exported functions and methods, the bodies
-// of goroutines (started with go, or handed to a goroutine-starting API
-// such as errgroup's Go), and functions the package never calls itself
-// (callbacks, interface methods); functions of _test.go files, which go
-// vet's test variants load, are none. An operation's accesses are its own and
+// operations: the package's exported functions and methods and the
+// bodies of goroutines (started with go, or handed to a goroutine-starting
+// API such as errgroup's Go); functions of _test.go files, which go vet's
+// test variants load, and the methods of types only tests make, are
+// none. An operation's accesses are its own and
 // those of every function it calls, attributed through the call's
 // arguments: when Add calls t.c.inc() and inc does atomic.AddUint64(&c.v,
 // 1), Add updates t's member c.v atomically. Calls through an interface

@@ -13,7 +13,6 @@ import (
 func (b *builder) model() *Model {
 	m := &Model{notConcurrent: b.notConcurrentTypes()}
 	funcs := b.sourceFuncs()
-	called := map[*ssa.Function]bool{}
 	goroutine := map[*ssa.Function]bool{}
 	b.callers = map[*ssa.Function][]*ssa.Function{}
 	b.sites = map[*ssa.Function][]*ssa.CallCommon{}
@@ -35,7 +34,6 @@ func (b *builder) model() *Model {
 					if spawned {
 						goroutine[f] = true
 					} else {
-						called[f] = true
 						b.callers[f] = append(b.callers[f], fn)
 					}
 				}
@@ -55,13 +53,12 @@ func (b *builder) model() *Model {
 		}
 	}
 	// A function value stored where the package calls it (a callback
-	// in a field) runs inside the calls.
+	// in a field) runs inside the calls: they are its callers.
 	for _, fn := range funcs {
 		for _, blk := range fn.Blocks {
 			for _, in := range blk.Instrs {
 				if call, ok := in.(ssa.CallInstruction); ok && !call.Common().IsInvoke() && call.Common().StaticCallee() == nil {
 					for _, t := range b.callbacks(call.Common().Value, maxCallbackSteps) {
-						called[t.fn] = true
 						b.callers[t.fn] = append(b.callers[t.fn], fn)
 					}
 				}
@@ -79,10 +76,13 @@ func (b *builder) model() *Model {
 		if obj := fn.Object(); obj != nil && fn.Parent() == nil {
 			exported = obj.Exported()
 		}
-		if !exported && !goroutine[fn] && (called[fn] || fn.Parent() != nil) {
+		if !exported && !goroutine[fn] {
 			// Part of the operations that call it. A function literal
 			// that is neither called nor started as a goroutine is kept
-			// for later (a callback): when it runs is not known.
+			// for later (a callback): when it runs is not known. An
+			// unexported method the package never names is an
+			// implementation its interface calls reach, among too many
+			// to follow: no entry point of its own.
 			continue
 		}
 		op := &Op{Name: opName(fn, goroutine[fn]), Goroutine: goroutine[fn], Rare: b.rare(fn)}
@@ -94,6 +94,9 @@ func (b *builder) model() *Model {
 			if r := b.startedBy(fn, 3); r != "" {
 				op.Rare = "started by " + r
 			}
+		}
+		if op.Rare == "" && goroutine[fn] && background(fn) {
+			op.Rare = "a background goroutine that maintains the whole"
 		}
 		for _, id := range b.opAccesses(fn, goroutine[fn]) {
 			a, members := &b.accs[id], b.memberPaths(id)
@@ -275,8 +278,8 @@ var (
 		"Trim", "TrimTo", "Shrink", "Compact", "Sync", "Flatten", "Backup", "Restore", "Checkpoint",
 		"Vacuum", "Verify", "Repair", "Recover", "Rebuild"}
 	// once are the names of calls that run now and then when they take
-	// no argument: a builder's Build, a database's Info (a logger's
-	// Info(msg) is its steady state).
+	// no argument but options: a builder's Build, a database's Info (a
+	// logger's Info(msg) is its steady state).
 	once    = []string{"Build", "Info", "Finish", "Seal"}
 	scrapes = []string{"String", "GoString", "Format", "Error", "MarshalJSON", "MarshalText", "Desc", "Describe",
 		"Collect", "Write", "WriteTo", "Snapshot", "Stats", "Dump", "Report", "Print", "Metrics",
@@ -320,7 +323,7 @@ func (b *builder) rare(fn *ssa.Function) string {
 	switch {
 	case slices.Contains(camelWords(name), "GC"):
 		return "a garbage collection"
-	case slices.Contains(once, exported(name)) && fn.Signature.Params().Len() == 0:
+	case slices.Contains(once, exported(name)) && (fn.Signature.Params().Len() == 0 || fn.Signature.Params().Len() == 1 && fn.Signature.Variadic()):
 		return "a one-off call"
 	case b.writerOfReadBiased(fn):
 		return "the writer side of a lock whose doc says writers are rare"
@@ -675,6 +678,21 @@ func writesBytes(fn *ssa.Function) bool {
 	}
 	b, ok := s.Elem().Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Byte
+}
+
+// backgroundVerbs start the names of the goroutines that maintain a
+// structure in the background, at the pace of its growth or of a timer
+// rather than of each call: a database's flush and compaction, a
+// cache's cleanup, a connection's keepalive.
+var backgroundVerbs = []string{"flush", "compact", "clean", "cleanup", "gc", "sweep", "reap", "janitor", "expire",
+	"prune", "rotate", "refresh", "monitor", "watch", "heartbeat", "keepalive", "sync", "checkpoint", "reclaim"}
+
+// background reports whether a goroutine's function is named for
+// background maintenance (go db.flush()). A literal started to do its
+// caller's work in parallel (a Flush merging shards) is that work.
+func background(fn *ssa.Function) bool {
+	words := camelWords(fn.Name())
+	return fn.Parent() == nil && len(words) > 0 && slices.Contains(backgroundVerbs, strings.ToLower(words[0]))
 }
 
 // maintenanceVerbs start the names of helpers that maintain a structure
