@@ -158,6 +158,9 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 			case !w.Direct || !pt.Direct:
 				// Through a callback or an interface the code chooses
 				// at run time: the operation may never make it.
+			case c.perItem(o.tn):
+				// A value per item, touched by the calls that handle
+				// its item.
 			case w.Element == concurrency.Unknown || pt.Element == concurrency.Unknown:
 				// Members of a table's element chosen by a value the
 				// model cannot read: whose the element is, is a guess.

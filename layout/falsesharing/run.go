@@ -149,8 +149,9 @@ type checker struct {
 	// insts memoises instances; standIns names its stand-ins.
 	insts    []*types.Named
 	standIns map[*types.Named]standIn
-	// aloneTypes memoises alone.
+	// aloneTypes memoises alone, madeIn perItem.
 	aloneTypes map[*types.TypeName]bool
+	madeIn     map[types.Object]makeSites
 }
 
 func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string) error {

@@ -23,7 +23,7 @@ var controlVerbs = []string{
 	"Demote", "Assign", "Revoke", "Enable", "Disable", "Attach", "Detach", "Connect", "Disconnect", "Reconnect",
 	"Listen", "Login", "Logout", "Auth", "Authenticate", "Authorize", "Handshake", "Negotiate", "Deregister",
 	"Install", "Uninstall", "Upgrade", "Heartbeat", "Cleanup", "Prune", "Die", "Kill", "Cancel", "Quit",
-	"Teardown", "Destroy", "Discard", "Retry", "Redirect", "Failover", "Handoff",
+	"Teardown", "Destroy", "Discard", "Retry", "List", "Redirect", "Failover", "Handoff",
 }
 
 // controlNouns end the names of operations on a structure's membership
@@ -45,15 +45,11 @@ func controlName(name string) bool {
 }
 
 // onDataPath reports whether a steady operation does its type's work:
-// it is not named for control, and a goroutine is not started by an
-// operation named for control unless it works in a loop of its own.
-func (b *builder) onDataPath(fn *ssa.Function, goroutine bool) bool {
+// neither it nor the function it is a literal in is named for control.
+func onDataPath(fn *ssa.Function) bool {
 	outer := fn
 	for outer.Parent() != nil {
 		outer = outer.Parent()
 	}
-	if controlName(fn.Name()) || fn.Parent() != nil && controlName(outer.Name()) && !(goroutine && b.loops(fn, 2)) {
-		return false
-	}
-	return true
+	return !controlName(fn.Name()) && !controlName(outer.Name())
 }

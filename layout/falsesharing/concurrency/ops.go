@@ -68,8 +68,8 @@ func (b *builder) model() *Model {
 	for _, fn := range funcs {
 		// Tests, benchmarks and their helpers run in the test binary,
 		// not beside the package's users; so do the methods of types
-		// only tests make.
-		if b.inTestFile(fn) || b.testOnlyMethod(fn) {
+		// only tests make, and those named for tests (TestOnlyWait).
+		if b.inTestFile(fn) || b.testOnlyMethod(fn) || TestDouble(fn.Name()) {
 			continue
 		}
 		exported := false
@@ -128,7 +128,7 @@ func (b *builder) model() *Model {
 		if op.Rare == "" && setsGlobals(fn, op.Accesses) {
 			op.Rare = "a setter"
 		}
-		op.Data = op.Rare == "" && b.onDataPath(fn, goroutine[fn])
+		op.Data = op.Rare == "" && onDataPath(fn)
 		m.Ops = append(m.Ops, op)
 	}
 	m.index()
@@ -304,10 +304,8 @@ func (b *builder) rare(fn *ssa.Function) string {
 		if name == "init" || strings.HasPrefix(name, "init#") {
 			return "package initialisation"
 		}
-		for _, p := range []string{"New", "new", "Make", "make", "Must", "must", "Open", "open", "Create", "create", "GetOrCreate"} {
-			if strings.HasPrefix(name, p) {
-				return "a constructor"
-			}
+		if ConstructorName(name, false) {
+			return "a constructor"
 		}
 		if lifecycleName(name) {
 			return "a lifecycle function"
@@ -327,7 +325,7 @@ func (b *builder) rare(fn *ssa.Function) string {
 		return "a one-off call"
 	case b.writerOfReadBiased(fn):
 		return "the writer side of a lock whose doc says writers are rare"
-	case strings.HasPrefix(name, "New") || strings.HasPrefix(name, "new") || strings.HasPrefix(name, "GetOrCreate"), derives(fn):
+	case ConstructorName(name, true), derives(fn):
 		return "a constructor"
 	case lifecycleName(exported(name)):
 		return "a lifecycle method"
@@ -343,14 +341,31 @@ func (b *builder) rare(fn *ssa.Function) string {
 	return ""
 }
 
+// ConstructorName reports whether a function's name says it
+// constructs something: New..., Make..., Open..., Create..., Must...,
+// GetOrCreate...; a method's, New... or GetOrCreate....
+func ConstructorName(name string, method bool) bool {
+	prefixes := []string{"New", "new", "Make", "make", "Must", "must", "Open", "open", "Create", "create", "GetOrCreate"}
+	if method {
+		prefixes = []string{"New", "new", "GetOrCreate"}
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // scrapePrefixes start the names of methods that write the whole out
 // or walk all of it: WritePrometheus, CollectAll, DumpState,
 // ForEachScope.
 var scrapePrefixes = []string{"Write", "Collect", "Describe", "Dump", "Print", "Marshal", "ForEach", "Range"}
 
 // scrapeSuffixes end the names of methods that report the whole:
-// tally's CachedReport, a FlushReport.
-var scrapeSuffixes = []string{"Report"}
+// tally's CachedReport, a FlushReport, a database's GetProperty, a
+// pool's PoolStats.
+var scrapeSuffixes = []string{"Report", "Stats", "Statistics", "Metrics", "Property", "Properties", "Status"}
 
 func scrapeName(name string) bool {
 	for _, p := range scrapePrefixes {

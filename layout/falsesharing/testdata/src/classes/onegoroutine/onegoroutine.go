@@ -49,3 +49,37 @@ func NewScheduler(n int) *Scheduler { return &Scheduler{blocks: make([]block, n)
 func (s *Scheduler) Ran(w int) { s.blocks[w].runs.Add(1) }
 
 func (s *Scheduler) Stole(w int) { s.blocks[w].steals.Add(1) }
+
+// entry is one key's: Set makes one per key and keeps it in the map;
+// the calls that handle its key touch it, one key at a time, and its
+// CAS contends only on a hot key.
+type entry struct {
+	value   atomic.Pointer[string]
+	version atomic.Uint64
+	hits    atomic.Int64
+}
+
+// Cache keeps an entry per key.
+type Cache struct {
+	m map[string]*entry
+}
+
+func NewCache() *Cache { return &Cache{m: map[string]*entry{}} }
+
+func (c *Cache) Set(k string, v *string) {
+	e := &entry{}
+	e.value.Store(v)
+	c.m[k] = e
+}
+
+func (c *Cache) Get(k string) *string {
+	e := c.m[k]
+	e.hits.Add(1)
+	return e.value.Load()
+}
+
+func (c *Cache) Update(k string, v *string) {
+	e := c.m[k]
+	e.value.Store(v)
+	e.version.Add(1)
+}
