@@ -23,7 +23,7 @@ var controlVerbs = []string{
 	"Demote", "Assign", "Revoke", "Enable", "Disable", "Attach", "Detach", "Connect", "Disconnect", "Reconnect",
 	"Listen", "Login", "Logout", "Auth", "Authenticate", "Authorize", "Handshake", "Negotiate", "Deregister",
 	"Install", "Uninstall", "Upgrade", "Heartbeat", "Cleanup", "Prune", "Die", "Kill", "Cancel", "Quit",
-	"Teardown", "Destroy", "Discard", "Retry", "List", "Redirect", "Failover", "Handoff",
+	"Teardown", "Destroy", "Discard", "Retry", "List", "Ensure", "Redirect", "Failover", "Handoff",
 }
 
 // controlNouns end the names of operations on a structure's membership
@@ -31,7 +31,26 @@ var controlVerbs = []string{
 var controlNouns = []string{
 	"Topics", "Partitions", "Groups", "Brokers", "Members", "Nodes", "Peers", "Servers", "Hooks", "Handlers",
 	"Listeners", "Routes", "Shards", "Replicas", "Endpoints", "Addrs", "Addresses", "Hosts", "Plugins",
-	"Options", "Config", "Settings", "Timeout", "Deadline", "Limits", "Metadata",
+	"Options", "Config", "Settings", "Timeout", "Deadline", "Limits", "Metadata", "Meta", "Coordinator",
+	"Coordinators", "Leader", "Leaders", "Controller",
+}
+
+// controlTypes are words that name types whose methods are the
+// program's control: a cluster's admin client, a failover, a health
+// check.
+var controlTypes = []string{"Admin", "Failover", "Health", "Discovery"}
+
+// controlType reports whether a method's receiver is named for control.
+func controlType(fn *ssa.Function) bool {
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	obj := recvObj(recv.Type())
+	if obj == nil {
+		return false
+	}
+	return slices.ContainsFunc(camelWords(exported(obj.Name())), func(w string) bool { return slices.Contains(controlTypes, w) })
 }
 
 // controlName reports whether a name is that of a control operation: it
@@ -45,11 +64,12 @@ func controlName(name string) bool {
 }
 
 // onDataPath reports whether a steady operation does its type's work:
-// neither it nor the function it is a literal in is named for control.
+// neither it nor the function it is a literal in is named for control,
+// nor is the type it is a method of.
 func onDataPath(fn *ssa.Function) bool {
 	outer := fn
 	for outer.Parent() != nil {
 		outer = outer.Parent()
 	}
-	return !controlName(fn.Name()) && !controlName(outer.Name())
+	return !controlName(fn.Name()) && !controlName(outer.Name()) && !controlType(outer)
 }

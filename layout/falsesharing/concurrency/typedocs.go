@@ -16,9 +16,13 @@ import (
 
 // notConcurrentTypes returns the types whose doc comment says they are
 // not safe for concurrent use, or whose constructor's does (NewTxn: "the
-// returned Txn must not be used by several goroutines at once").
+// returned Txn must not be used by several goroutines at once), and the
+// types a pool of the package lends out (pooledTypes).
 func (b *builder) notConcurrentTypes() map[types.Object]bool {
 	out := b.typesDocumented(saysNotConcurrent)
+	for obj := range b.pooledTypes() {
+		out[obj] = true
+	}
 	for _, f := range b.files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -60,6 +64,77 @@ func (b *builder) typesDocumented(says func(doc string) bool) map[types.Object]b
 		}
 	}
 	return out
+}
+
+// lendVerbs and returnVerbs name a pool's methods that lend a value out
+// and take it back.
+var (
+	lendVerbs   = []string{"Get", "Acquire", "Take", "Borrow", "Checkout", "Alloc"}
+	returnVerbs = []string{"Put", "Release", "Return", "Free", "Recycle", "Checkin"}
+)
+
+// pooledTypes returns the struct types of the package that a pool of it
+// lends out: some method of a type lends a *T (Get, Acquire...) and one
+// of the same type takes a *T back (Put, Release...). Between the two,
+// the borrower alone uses the value: a pooled connection, a buffer.
+func (b *builder) pooledTypes() map[types.Object]bool {
+	lent, taken := map[types.Object]map[types.Object]bool{}, map[types.Object]map[types.Object]bool{}
+	add := func(m map[types.Object]map[types.Object]bool, pool types.Object, t types.Type) {
+		p, ok := t.(*types.Pointer)
+		if !ok {
+			return
+		}
+		n, ok := types.Unalias(p.Elem()).(*types.Named)
+		if !ok || pool == nil {
+			return
+		}
+		if _, isStruct := n.Underlying().(*types.Struct); !isStruct {
+			return
+		}
+		if m[pool] == nil {
+			m[pool] = map[types.Object]bool{}
+		}
+		m[pool][n.Origin().Obj()] = true
+	}
+	for _, obj := range b.info.Defs {
+		fn, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		sig := fn.Signature()
+		if sig.Recv() == nil {
+			continue
+		}
+		pool := recvObj(sig.Recv().Type())
+		switch {
+		case slices.Contains(lendVerbs, fn.Name()) && sig.Results().Len() > 0:
+			add(lent, pool, sig.Results().At(0).Type())
+		case slices.Contains(returnVerbs, fn.Name()):
+			for p := range sig.Params().Variables() {
+				add(taken, pool, p.Type())
+			}
+		}
+	}
+	out := map[types.Object]bool{}
+	for pool, ts := range lent {
+		for t := range ts {
+			if taken[pool][t] && t.Pkg() == pool.Pkg() {
+				out[t] = true
+			}
+		}
+	}
+	return out
+}
+
+// recvObj is the named type a method's receiver is of.
+func recvObj(t types.Type) types.Object {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
 }
 
 // saysNotConcurrent reports whether a type's doc says one goroutine at a
