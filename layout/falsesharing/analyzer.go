@@ -2,6 +2,7 @@ package falsesharing
 
 import (
 	_ "embed"
+	"reflect"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -12,11 +13,12 @@ var doc string
 
 // Analyzer reports false sharing and fragile padding; see the package doc.
 var Analyzer = &analysis.Analyzer{
-	Name:     "falsesharing",
-	Doc:      mustExtractDoc(doc, "falsesharing"),
-	URL:      Home + "#the-go-vet-analyzer",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, HotMembers},
-	Run:      run,
+	Name:       "falsesharing",
+	Doc:        mustExtractDoc(doc, "falsesharing"),
+	URL:        Home + "#the-go-vet-analyzer",
+	Requires:   []*analysis.Analyzer{inspect.Analyzer, HotMembers},
+	Run:        run,
+	ResultType: reflect.TypeFor[*Result](),
 }
 
 // Flags, as go vet passes them: -falsesharing.arch and -falsesharing.lines.

@@ -64,7 +64,7 @@ func (c *checker) checkExposed(o object, s *layout.Struct, arch string, cs *shar
 			if len(previous) > 0 && !after {
 				f.previous = &previousObject{stride, previous}
 			}
-			c.add(o.tn, s, arch, cs, oa, f, "", "")
+			c.add(o.tn, s, arch, cs, oa, f, "", evidence{})
 			break
 		}
 	}

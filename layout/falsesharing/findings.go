@@ -24,8 +24,8 @@ type finding struct {
 	// partners are the members that meet the hot one, in the order
 	// found, each with the evidence that they are used apart.
 	partners []partner
-	why      string // the evidence, for FS1
-	writer   string // who writes the hot member, for FS2
+	why      evidence // the evidence, for FS1
+	writer   Side     // who writes the hot member, for FS2
 	// objects is set for objects a loop allocates one by one.
 	objects *objectsRun
 	// paddedToLine is set for a table whose elements are padded to a
@@ -58,8 +58,9 @@ type previousObject struct {
 }
 
 type partner struct {
-	member, why string
-	tier        Tier
+	member string
+	why    evidence
+	tier   Tier
 }
 
 type archLine struct {
@@ -72,7 +73,7 @@ type phases struct {
 	reason   string
 }
 
-func (c *checker) add(tn types.Object, s *layout.Struct, arch string, cs *sharing.Case, oa *sharing.ObjectAnalysis, f finding, partnerMember, why string) {
+func (c *checker) add(tn types.Object, s *layout.Struct, arch string, cs *sharing.Case, oa *sharing.ObjectAnalysis, f finding, partnerMember string, why evidence) {
 	key := tn.Name() + "|" + f.rule.ID + "|" + f.key
 	g := c.found[key]
 	if g == nil {
@@ -83,7 +84,7 @@ func (c *checker) add(tn types.Object, s *layout.Struct, arch string, cs *sharin
 		c.found[key] = g
 		c.order = append(c.order, key)
 	}
-	if f.tier > g.tier || g.writer == "" {
+	if f.tier > g.tier || g.writer.Op == "" {
 		g.writer = f.writer
 	}
 	g.tier = max(g.tier, f.tier)
@@ -113,9 +114,9 @@ func (c *checker) add(tn types.Object, s *layout.Struct, arch string, cs *sharin
 	}
 }
 
-// report classifies and reports every finding with enough evidence,
+// reportAll classifies and reports every finding with enough evidence,
 // in the order found.
-func (c *checker) report() {
+func (c *checker) reportAll() {
 	// A member with a pair finding gets no finding of its own for the
 	// previous object on its line: one finding per hot member, and the
 	// pair's fix pads against that object too (withHeadPad).
@@ -138,7 +139,7 @@ func (c *checker) report() {
 			// The padding was sized right; whether the table starts
 			// where its elements meet is the allocator's to say, and
 			// a guess.
-			f.tier, f.why = Likely, "the elements are padded to a line, but the table can start where their edges meet"
+			f.tier, f.why = Likely, evidence{declared: "the elements are padded to a line, but the table can start where their edges meet"}
 		}
 		if f.tier < c.cfg.tier || f.exposed && c.tabled[f.tn] {
 			// An element type's exposure is its table's finding.
@@ -264,18 +265,8 @@ func padName(name string) bool {
 
 // where describes the GOARCHes, line sizes and phases of a finding.
 func (f *finding) whereText() string {
-	var keys []archLine
-	for al := range f.where {
-		keys = append(keys, al)
-	}
-	slices.SortFunc(keys, func(x, y archLine) int {
-		if x.line != y.line {
-			return int(x.line - y.line)
-		}
-		return strings.Compare(x.arch, y.arch)
-	})
 	var parts []string
-	for _, al := range keys {
+	for _, al := range f.sortedWhere() {
 		p := f.where[al]
 		slices.Sort(p.hit)
 		text := fmt.Sprintf("%d B lines on %s", al.line, al.arch)
@@ -357,7 +348,7 @@ func (c *checker) reportFinding(f *finding) {
 				f.a, elem, f.whereText(), roundUp(elem, line))
 			d.SuggestedFixes = c.padElementFix(f, arr, elem, line)
 			d.Message += " (" + ShortPadding.ID + ", " + f.tier.String() + ")"
-			c.pass.Report(d)
+			c.report(d, f.data(ShortPadding))
 			return
 		}
 		if elem < line {
@@ -375,12 +366,12 @@ func (c *checker) reportFinding(f *finding) {
 		}
 		var whys []string
 		for _, p := range f.partners {
-			if !slices.Contains(whys, p.why) {
-				whys = append(whys, p.why)
+			if w := p.why.String(); !slices.Contains(whys, w) {
+				whys = append(whys, w)
 			}
 		}
-		if f.writer != "" {
-			whys = append([]string{f.writer + " while"}, strings.Join(whys, ", "))
+		if f.writer.Op != "" {
+			whys = append([]string{f.writer.String() + " while"}, strings.Join(whys, ", "))
 		}
 		d.Message = fmt.Sprintf("%s shares a line with %s (%s), and %s: false sharing; put them on separate lines",
 			f.hot, joinWords(with), f.whereText(), strings.Join(whys, " "))
@@ -403,7 +394,7 @@ func (c *checker) reportFinding(f *finding) {
 		d.SuggestedFixes = c.growPadFix(f, s, line)
 	}
 	d.Message += " (" + f.rule.ID + ", " + f.tier.String() + ")"
-	c.pass.Report(d)
+	c.report(d, f.data(f.rule))
 }
 
 // joinWords joins names as prose: "a", "a and b", "a, b and c".

@@ -65,13 +65,53 @@ func (c *checker) model() *concurrency.Model {
 
 // verdict is the judgement of one pair of members, or of one shard
 // table: the tier of its evidence (0 when there is none) and the
-// evidence in words.
+// evidence.
 type verdict struct {
 	tier Tier
-	why  string
-	// writer, for a pair, says who writes the hot member; why then says
-	// who uses the partner.
-	writer string
+	// user says who uses the partner, or the table: an operation, or a
+	// declaration in words.
+	user evidence
+	// writer, for a pair, says who writes the hot member.
+	writer Side
+}
+
+// A Side is one operation's part in a finding: what it does to which
+// member.
+type Side struct {
+	Op     string `json:"op"`             // the operation: "(*Queue).Push", "the goroutine running (*Conn).readLoop"
+	Rare   string `json:"rare,omitempty"` // why it runs only now and then, when it does
+	Does   string `json:"does"`           // updates, stores or reads
+	Member string `json:"member"`         // the member, or the elements of a table it chooses
+}
+
+func (s Side) String() string {
+	if s.Op == "" {
+		return ""
+	}
+	op := s.Op
+	if s.Rare != "" {
+		op += " (" + s.Rare + ")"
+	}
+	return op + " " + s.Does + " " + s.Member
+}
+
+// side is an operation's touch of a member, as a Side.
+func side(t concurrency.Touch, member string) Side {
+	return Side{Op: t.Op.Name, Rare: t.Op.Rare, Does: verb(t), Member: member}
+}
+
+// evidence says how a member or a table is used: by an operation, or,
+// where a declaration says so (padding, a directive), in its words.
+type evidence struct {
+	side     Side
+	declared string
+}
+
+func (e evidence) String() string {
+	if e.declared != "" {
+		return e.declared
+	}
+	return e.side.String()
 }
 
 // judgePair judges a hot member and a member on one of its lines: is
@@ -170,7 +210,7 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 				tier = Proven
 			}
 			if tier > best.tier {
-				best = verdict{tier, fmt.Sprintf("%s %s %s", opText(pt.Op), verb(pt), partner), fmt.Sprintf("%s %s %s", opText(w.Op), verb(w), hot)}
+				best = verdict{tier, evidence{side: side(pt, partner)}, side(w, hot)}
 			}
 		}
 	}
@@ -253,7 +293,7 @@ func (c *checker) judgeShards(o object, arr string, slice bool, elemA, elemB str
 			if locked {
 				what = "the lock of an element"
 			}
-			best = verdict{tier: tier, why: fmt.Sprintf("%s %s %s of %s chosen %s", opText(t.Op), verb(t), what, arr, t.Index)}
+			best = verdict{tier: tier, user: evidence{side: side(t, fmt.Sprintf("%s of %s chosen %s", what, arr, t.Index))}}
 		}
 	}
 	return best
@@ -269,7 +309,7 @@ func judgeConstElements(touches []concurrency.Touch, arr, elemA, elemB string) v
 	for _, ta := range touches {
 		for _, tb := range touches {
 			if ta.Op != tb.Op && writes(ta, elemA) && !writes(ta, elemB) && writes(tb, elemB) && !writes(tb, elemA) {
-				return verdict{tier: Proven, why: fmt.Sprintf("%s %s %s[%s] while %s %s %s[%s]", opText(ta.Op), verb(ta), arr, elemA, opText(tb.Op), verb(tb), arr, elemB)}
+				return verdict{tier: Proven, user: evidence{declared: fmt.Sprintf("%s while %s", side(ta, arr+"["+elemA+"]"), side(tb, arr+"["+elemB+"]"))}}
 			}
 		}
 	}
@@ -322,14 +362,6 @@ func verb(t concurrency.Touch) string {
 		return "stores"
 	}
 	return "reads"
-}
-
-// opText names an operation, and why it is rare when it is.
-func opText(op *concurrency.Op) string {
-	if op.Rare != "" {
-		return op.Name + " (" + op.Rare + ")"
-	}
-	return op.Name
 }
 
 // isMutex reports whether t is sync.Mutex or sync.RWMutex.

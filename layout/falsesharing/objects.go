@@ -138,7 +138,7 @@ func (c *checker) judgeObjects(o object) verdict {
 				tier = Proven // a goroutine per object, each on its own CPU
 			}
 			if tier > best.tier {
-				best = verdict{tier: tier, why: opText(t.Op) + " " + verb(t) + " " + hot + " of its object"}
+				best = verdict{tier: tier, user: evidence{side: side(t, hot+" of its object")}}
 			}
 		}
 	}

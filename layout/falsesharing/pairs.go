@@ -15,7 +15,7 @@ import (
 // evidence for it.
 func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arch string, cs *sharing.Case, oa *sharing.ObjectAnalysis, lp sharing.LinePair) {
 	w, other := lp.Writer, lp.Other
-	add := func(f finding, partner, why string) {
+	add := func(f finding, partner string, why evidence) {
 		f.pos = o.pos
 		c.add(o.tn, s, arch, cs, oa, f, partner, why)
 	}
@@ -27,7 +27,7 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 			}
 			if o.objects != nil {
 				if v := c.judgeObjects(o); v.tier > 0 {
-					add(finding{rule: ShardStride, key: wa, a: wa, b: wa, hot: wa, tier: v.tier, objects: o.objects}, "", v.why)
+					add(finding{rule: ShardStride, key: wa, a: wa, b: wa, hot: wa, tier: v.tier, objects: o.objects}, "", v.user)
 				}
 				return
 			}
@@ -36,11 +36,11 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 			// where the table starts mid-line.
 			padded := false
 			if arr := s.Field(wa); elementPadded(arr) {
-				v = verdict{tier: Declared, why: "the elements are padded to be a line apart"}
+				v = verdict{tier: Declared, user: evidence{declared: "the elements are padded to be a line apart"}}
 				padded = arr.Size/max(arr.Len, 1)%cs.Line == 0
 			}
 			if v.tier > 0 {
-				add(finding{rule: ShardStride, key: wa, a: wa, b: wa, hot: wa, tier: v.tier, paddedToLine: padded}, "", v.why)
+				add(finding{rule: ShardStride, key: wa, a: wa, b: wa, hot: wa, tier: v.tier, paddedToLine: padded}, "", v.user)
 				if arr, ok := c.hot.memberVars(o.typ)[wa]; ok && v.tier >= c.cfg.tier {
 					if n, ok := types.Unalias(elemOf(arr.Type())).(*types.Named); ok {
 						c.tabled[n.Origin().Obj()] = true
@@ -63,7 +63,7 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 			partner = wm[0]
 		}
 		c.addPair(o, s, add, a, partner, verdict{tier: Declared,
-			why: fmt.Sprintf("the //mglayout:path directives declare that %s writes %s and %s touches %s without writing it", w, wm[0], other, lp.Members[0])})
+			user: evidence{declared: fmt.Sprintf("the //mglayout:path directives declare that %s writes %s and %s touches %s without writing it", w, wm[0], other, lp.Members[0])}})
 		return
 	}
 	// Inferred paths are named after the hot member they write; the
@@ -81,14 +81,14 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 // addPair adds a judged pair to the finding of its hot member, or, for
 // two hot members, of the earlier one. Deliberate padding between the
 // two declares that they are used apart.
-func (c *checker) addPair(o object, s *layout.Struct, add func(finding, string, string), hot, partner string, v verdict) {
+func (c *checker) addPair(o object, s *layout.Struct, add func(finding, string, evidence), hot, partner string, v verdict) {
 	a, b := orderedPair(s, hot, partner)
 	if c.insideOwnType(o, a, b) {
 		return // the member's own type is checked, and says so once
 	}
 	padded := padBetween(s, a, b) != nil
 	if padded && v.tier < Declared && (v.tier > 0 || c.hotMember(o, partner) && c.writtenSteadily(o, a, b)) {
-		v = verdict{tier: Declared, why: fmt.Sprintf("the padding between %s and %s declares that they are used apart", a, b)}
+		v = verdict{tier: Declared, user: evidence{declared: fmt.Sprintf("the padding between %s and %s declares that they are used apart", a, b)}}
 	}
 	if v.tier == 0 {
 		return
@@ -103,7 +103,7 @@ func (c *checker) addPair(o object, s *layout.Struct, add func(finding, string, 
 	if padded {
 		key += "|padded|" + partner
 	}
-	add(finding{rule: Neighbour, key: key, a: a, b: b, hot: owner, tier: v.tier, writer: v.writer}, partner, v.why)
+	add(finding{rule: Neighbour, key: key, a: a, b: b, hot: owner, tier: v.tier, writer: v.writer}, partner, v.user)
 }
 
 // insideOwnType reports whether two members lie inside one member whose

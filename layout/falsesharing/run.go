@@ -74,13 +74,13 @@ func run(pass *analysis.Pass) (any, error) {
 	dirs, err := gosrc.ParseDirectives(pass.Fset, pass.Files, pass.TypesInfo)
 	if de, ok := err.(*gosrc.DirectiveError); ok {
 		pass.Reportf(de.At, "%s", de.Msg)
-		return nil, nil
+		return &Result{}, nil
 	} else if err != nil {
 		return nil, err
 	}
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	c := &checker{pass: pass, cfg: cfg, dirs: dirs, in: in, found: map[string]*finding{}, reported: map[string]bool{}, tabled: map[types.Object]bool{}, standIns: map[*types.Named]standIn{},
-		hot: pass.ResultOf[HotMembers].(*hot)}
+		hot: pass.ResultOf[HotMembers].(*hot), result: &Result{}}
 
 	for tn, named := range structTypes(pass.Pkg) {
 		if d := dirs.Type(tn); d != nil && d.Ignore != "" || !c.alone(tn) || concurrency.TestDouble(tn.Name()) {
@@ -120,8 +120,8 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	c.checkComputedPadding()
-	c.report()
-	return nil, nil
+	c.reportAll()
+	return c.result, nil
 }
 
 // checker holds one pass's state.
@@ -149,6 +149,8 @@ type checker struct {
 	// insts memoises instances; standIns names its stand-ins.
 	insts    []*types.Named
 	standIns map[*types.Named]standIn
+	// result is what the pass reports, as data.
+	result *Result
 	// aloneTypes memoises alone, madeIn perItem.
 	aloneTypes map[*types.TypeName]bool
 	madeIn     map[types.Object]makeSites

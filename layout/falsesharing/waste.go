@@ -36,14 +36,18 @@ func (c *checker) checkComputedPadding() {
 			}
 			var buf bytes.Buffer
 			_ = format.Node(&buf, c.pass.Fset, arr.Len)
-			c.pass.Report(analysis.Diagnostic{
+			var name string
+			if len(field.Names) > 0 {
+				name = field.Names[0].Name
+			}
+			c.report(analysis.Diagnostic{
 				Pos: field.Pos(), End: field.End(), Category: WholeLinePadding.ID, URL: WholeLinePadding.URL(),
 				Message: fmt.Sprintf("padding [%s]byte comes to a whole %d-byte line, because what it pads is already a multiple of %d: it separates nothing (FS5, declared)", buf.String(), line, line),
 				SuggestedFixes: []analysis.SuggestedFix{{
 					Message:   fmt.Sprintf("Pad (%s) %% %d bytes", buf.String(), line),
 					TextEdits: []analysis.TextEdit{{Pos: arr.Len.Pos(), End: arr.Len.End(), NewText: []byte(fmt.Sprintf("(%s) %% %d", buf.String(), line))}},
 				}},
-			})
+			}, &Finding{Rule: WholeLinePadding, Tier: Declared, Member: name, Holds: []Holding{{Line: line}}})
 		}()
 	}
 }
