@@ -3,6 +3,7 @@ package falsesharing
 import (
 	"fmt"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
@@ -222,10 +223,20 @@ func (c *checker) elementTypes() map[types.Object]bool {
 	if c.elements != nil {
 		return c.elements
 	}
-	c.elements = map[types.Object]bool{}
+	c.elements = maps.Clone(c.valueElements())
 	for tn := range c.allocatedInLoops() {
 		c.elements[tn] = true
 	}
+	return c.elements
+}
+
+// valueElements returns the package's struct types that arrays or
+// slices hold by value: they start at any multiple of their alignment.
+func (c *checker) valueElements() map[types.Object]bool {
+	if c.inArrays != nil {
+		return c.inArrays
+	}
+	c.inArrays = map[types.Object]bool{}
 	for _, tv := range c.pass.TypesInfo.Types {
 		var elem types.Type
 		switch t := tv.Type.Underlying().(type) {
@@ -235,8 +246,8 @@ func (c *checker) elementTypes() map[types.Object]bool {
 			elem = t.Elem()
 		}
 		if n, ok := types.Unalias(elem).(*types.Named); ok && n.Obj().Pkg() == c.pass.Pkg {
-			c.elements[n.Origin().Obj()] = true
+			c.inArrays[n.Origin().Obj()] = true
 		}
 	}
-	return c.elements
+	return c.inArrays
 }

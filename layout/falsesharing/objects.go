@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/mglayout/mglayout/layout"
-	"github.com/mglayout/mglayout/layout/gosrc"
 	"github.com/mglayout/mglayout/layout/placement"
 )
 
@@ -79,7 +78,7 @@ func (c *checker) checkObjects(arch string) error {
 		if d := c.dirs.Type(tn); d != nil && (d.Ignore != "" || d.Align > 0) {
 			continue
 		}
-		b, err := gosrc.NewBuilder(arch, layout.SourceGo, c.dirs)
+		b, err := c.builder(arch)
 		if err != nil {
 			return err
 		}

@@ -10,13 +10,14 @@ import (
 // placementOf returns where a struct type's objects can start: where
 // the allocator puts them, where the linker does too when a
 // package-level variable of the package holds one, and anywhere its
-// alignment allows when it is an array's or slice's element.
+// alignment allows when an array or slice holds it by value (objects a
+// loop allocates one by one stay in their size class).
 func (c *checker) placementOf(tn *types.TypeName) func(*layout.Struct, int64) ([]int64, string) {
 	policy := placement.Policy{placement.Heap}
 	if c.hasGlobal(tn) {
 		policy = append(policy, placement.Global)
 	}
-	if c.elementTypes()[tn] {
+	if c.valueElements()[tn] {
 		policy = append(policy, placement.Element)
 	}
 	return policy.Phases

@@ -142,8 +142,8 @@ type checker struct {
 	found    map[string]*finding
 	order    []string
 	reported map[string]bool
-	// elements memoises elementTypes.
-	elements map[types.Object]bool
+	// elements memoises elementTypes, inArrays valueElements.
+	elements, inArrays map[types.Object]bool
 	// tabled holds the element types of tables reported under FS1.
 	tabled map[types.Object]bool
 	// insts memoises instances; standIns names its stand-ins.
@@ -151,6 +151,8 @@ type checker struct {
 	standIns map[*types.Named]standIn
 	// result is what the pass reports, as data.
 	result *Result
+	// lens holds the array lengths of other GOARCHes than the one built.
+	lens map[string]map[*types.Array]int64
 	// aloneTypes memoises alone, madeIn perItem.
 	aloneTypes map[*types.TypeName]bool
 	madeIn     map[types.Object]makeSites
@@ -213,7 +215,7 @@ func (o object) owner(member string) types.Object {
 }
 
 func (c *checker) checkObject(o object, arch string) error {
-	b, err := gosrc.NewBuilder(arch, layout.SourceGo, c.dirs)
+	b, err := c.builder(arch)
 	if err != nil {
 		return err
 	}
@@ -259,6 +261,26 @@ func (c *checker) checkObject(o object, arch string) error {
 		c.checkExposed(o, s, arch, cs, oa)
 	}
 	return nil
+}
+
+// builder returns a layout builder for arch, with the package's array
+// lengths evaluated again for arch where it is not the GOARCH the
+// package was checked for (gosrc.ArrayLens).
+func (c *checker) builder(arch string) (*gosrc.Builder, error) {
+	b, err := gosrc.NewBuilder(arch, layout.SourceGo, c.dirs)
+	if err != nil {
+		return nil, err
+	}
+	if arch != buildArch() {
+		if c.lens == nil {
+			c.lens = map[string]map[*types.Array]int64{}
+		}
+		if _, ok := c.lens[arch]; !ok {
+			c.lens[arch] = gosrc.ArrayLens(c.pass.Files, c.pass.TypesInfo, arch)
+		}
+		b.Lens = c.lens[arch]
+	}
+	return b, nil
 }
 
 // reportOnce reports a message at a position once, however many GOARCHes

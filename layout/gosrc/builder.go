@@ -21,6 +21,10 @@ type Builder struct {
 	// Qualifier spells package names in member types; nil writes full
 	// import paths.
 	Qualifier types.Qualifier
+	// Lens holds the lengths of arrays on Arch where they differ from
+	// those of the type-check (ArrayLens): a package checked for one
+	// GOARCH is laid out for another.
+	Lens map[*types.Array]int64
 }
 
 // NewBuilder returns a builder with the compiler's sizes for arch, or an
@@ -83,7 +87,7 @@ func (b *Builder) members(s *layout.Struct, parent int, prefix string, base int6
 			Parent: parent,
 		}
 		if a, ok := ft.Underlying().(*types.Array); ok {
-			f.Len = a.Len()
+			f.Len = b.arrayLen(a)
 			f.Elem = b.element(a.Elem())
 		}
 		f.Decl = declName(ft)
@@ -187,6 +191,14 @@ func (b *Builder) directives(t types.Type) *TypeDirectives {
 	return nil
 }
 
+// arrayLen is an array's length on the builder's GOARCH.
+func (b *Builder) arrayLen(a *types.Array) int64 {
+	if n, ok := b.Lens[a]; ok {
+		return n
+	}
+	return a.Len()
+}
+
 // custom reports whether t's layout depends on directives, so that the C
 // rules below must compute it instead of go/types.
 func (b *Builder) custom(t types.Type) bool {
@@ -195,7 +207,8 @@ func (b *Builder) custom(t types.Type) bool {
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Array:
-		return b.custom(u.Elem())
+		_, other := b.Lens[u]
+		return other || b.custom(u.Elem())
 	case *types.Struct:
 		for i := range u.NumFields() {
 			if b.custom(u.Field(i).Type()) {
@@ -220,7 +233,7 @@ func (b *Builder) measure(t types.Type) (size, align int64) {
 	switch u := t.Underlying().(type) {
 	case *types.Array:
 		size, align = b.measure(u.Elem())
-		return size * u.Len(), align
+		return size * b.arrayLen(u), align
 	case *types.Struct:
 		d := b.directives(t)
 		align = 1
