@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,6 +42,10 @@ func TestGoBinaries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// A stand-in for a generic type's instances (gosrc.StandIn) is
+			// named by its type parameters, as no binary names a type:
+			// gosrc's own compiler test checks it as the instance it is.
+			res.Structs = slices.DeleteFunc(res.Structs, func(s *layout.Struct) bool { return strings.Contains(s.Doc, "a stand-in") })
 			if len(res.Structs) < 20 {
 				t.Fatalf("gosrc.Load: %d structs, want at least 20", len(res.Structs))
 			}
