@@ -159,8 +159,8 @@ func (c *checker) testFile(f *ast.File) bool {
 
 // A type whose values the package makes on its data path and keeps in
 // a container (an entry a Set puts in a map, a node a Push links to its
-// list, an element appended to a slice), never in a constructor, has a
-// value per item: each is touched by the calls that handle its item, one
+// list, an element appended to a slice) or hands over on a channel (a
+// batch, a request), never in a constructor, has a value per item: each is touched by the calls that handle its item, one
 // key at a time, and padding each would cost memory per item for
 // contention on hot keys alone. Its pairs are likely, not proven.
 // Values returned to the caller (a connection, a transaction) are
@@ -269,6 +269,9 @@ func (c *checker) madeInFunc(body *ast.BlockStmt, constructor bool, out map[type
 					}
 				}
 			}
+		case *ast.SendStmt:
+			// ch <- v: handed over, one item at a time.
+			keep(kept(n.Value))
 		case *ast.CallExpr:
 			// append(s, v), list.PushBack(v), m.Store(k, v).
 			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "append" {

@@ -117,8 +117,8 @@ func (e evidence) String() string {
 // judgePair judges a hot member and a member on one of its lines: is
 // there an operation that writes the hot member while another, at the
 // same time and on another CPU, touches the partner without writing the
-// hot one?
-func (c *checker) judgePair(o object, hot, partner string) verdict {
+// hot one? onLine are the members with bytes on that line.
+func (c *checker) judgePair(o object, hot, partner string, onLine []string) verdict {
 	// A reader of the partner must be seen apart from the hot member
 	// before the model is built; a second writer may read both.
 	// (The syntax index knows members of struct types, not variables.)
@@ -201,6 +201,8 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 			case c.perItem(o.tn):
 				// A value per item, touched by the calls that handle
 				// its item.
+			case !c.gains(o, hot, partner, pt, onLine):
+				// The line stays contended without the hot member.
 			case w.Element == concurrency.Unknown || pt.Element == concurrency.Unknown:
 				// Members of a table's element chosen by a value the
 				// model cannot read: whose the element is, is a guess.
@@ -215,6 +217,37 @@ func (c *checker) judgePair(o object, hot, partner string) verdict {
 		}
 	}
 	return best
+}
+
+// gains reports whether moving the hot member off its line would spare
+// the victim a miss: not when the victim itself writes a third member on
+// the line that others write too (a lock that both sides take, a counter
+// every call bumps), which keeps its line moving without the hot member.
+// A third member that only other operations write leaves the victim a
+// victim of them as well: the finding stands, and padding each apart is
+// the fix.
+func (c *checker) gains(o object, hot, partner string, victim concurrency.Touch, onLine []string) bool {
+	m := c.model()
+	for _, member := range onLine {
+		if overlaps(member, hot) || overlaps(member, partner) {
+			continue
+		}
+		byVictim, byOthers := false, false
+		for _, t := range m.Touches(o.owner(member), member, o.slice) {
+			if !t.Writes || t.ExceptionalOnly || !t.Op.Data || !t.Direct || t.OnlyConst != "" {
+				continue
+			}
+			if t.Op == victim.Op {
+				byVictim = true
+			} else {
+				byOthers = true
+			}
+		}
+		if byVictim && byOthers {
+			return false
+		}
+	}
+	return true
 }
 
 // slowPath reports whether an operation with a lock-free fast path uses

@@ -73,8 +73,14 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 	if other != "readers" {
 		partners = []string{baseMember(other)}
 	}
+	var onLine []string
+	for _, ls := range cs.Lines {
+		if ls.Index == lp.Line {
+			onLine = ls.Members
+		}
+	}
 	for _, m := range partners {
-		c.addPair(o, s, add, hot, m, c.judgePair(o, hot, m))
+		c.addPair(o, s, add, hot, m, c.judgePair(o, hot, m, onLine))
 	}
 }
 

@@ -332,6 +332,8 @@ func (b *builder) rare(fn *ssa.Function) string {
 	case (slices.Contains(scrapes, name) || slices.Contains(scrapes, exported(name)) || scrapeName(exported(name))) && !writesBytes(fn) &&
 		(!strings.HasPrefix(exported(name), "Write") || writesOut(fn)):
 		return "a scrape"
+	case registers(fn):
+		return "registers a callback"
 	case len(name) > 3 && (strings.HasPrefix(name, "Set") || strings.HasPrefix(name, "set")) && isUpper(name[3]),
 		len(name) > 4 && strings.HasPrefix(name, "With") && isUpper(name[4]),
 		// UpdateMaxCost reconfigures; a gauge's Update is its steady state.
@@ -343,11 +345,12 @@ func (b *builder) rare(fn *ssa.Function) string {
 
 // ConstructorName reports whether a function's name says it
 // constructs something: New..., Make..., Open..., Create..., Must...,
-// GetOrCreate...; a method's, New... or GetOrCreate....
+// GetOrCreate...; a method's, New..., GetOrCreate..., Connect... or
+// Dial... (nats' Options.Connect).
 func ConstructorName(name string, method bool) bool {
 	prefixes := []string{"New", "new", "Make", "make", "Must", "must", "Open", "open", "Create", "create", "GetOrCreate"}
 	if method {
-		prefixes = []string{"New", "new", "GetOrCreate"}
+		prefixes = []string{"New", "new", "GetOrCreate", "Connect", "Dial"}
 	}
 	for _, p := range prefixes {
 		if strings.HasPrefix(name, p) {
@@ -638,6 +641,33 @@ func timer(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// registers reports whether a method is named for an event, takes only
+// functions and calls none of them: OnUpdate(fn), OnEviction(fn) keep
+// callbacks for later, once; OnRequest(handle) that runs its handler is
+// the request's steady path.
+func registers(fn *ssa.Function) bool {
+	words := camelWords(exported(fn.Name()))
+	ps := fn.Signature.Params()
+	if len(words) < 2 || words[0] != "On" || ps.Len() == 0 {
+		return false
+	}
+	for p := range ps.Variables() {
+		if _, ok := p.Type().Underlying().(*types.Signature); !ok {
+			return false
+		}
+	}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			if call, ok := in.(ssa.CallInstruction); ok {
+				if p, ok := call.Common().Value.(*ssa.Parameter); ok && slices.Contains(fn.Params, p) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // writesOut reports whether a Write method writes its object out to

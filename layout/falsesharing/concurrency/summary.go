@@ -234,7 +234,7 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 				id = -1
 			}
 		}
-		if !a.exceptional && (inExceptional || refreshing && a.kind == Load) {
+		if !a.exceptional && (inExceptional || refreshing) {
 			a.exceptional = true
 			id = -1
 		}
@@ -250,7 +250,10 @@ func (b *builder) summarize(fn *ssa.Function) *summary {
 			at = i
 			switch in := in.(type) {
 			case *ssa.Store:
+				// Storing a refreshed copy is part of the refresh.
+				refreshing = refreshed(in.Val)
 				b.record(emit, fn, in.Addr, Store, false, constOf(in.Val))
+				refreshing = false
 			case *ssa.UnOp:
 				if in.Op == token.MUL {
 					refreshing = refreshesCopy(in, in.X)
@@ -286,6 +289,18 @@ func refreshesCopy(v ssa.Value, addr ssa.Value) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// refreshed reports whether a stored value is the load of a member
+// that refreshes a cached copy (refreshesCopy).
+func refreshed(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		return x.Op == token.MUL && refreshesCopy(x, x.X)
+	case *ssa.Call:
+		return len(x.Call.Args) == 1 && refreshesCopy(x, x.Call.Args[0])
 	}
 	return false
 }
