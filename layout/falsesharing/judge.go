@@ -201,7 +201,7 @@ func (c *checker) judgePair(o object, hot, partner string, onLine []string) verd
 			case c.perItem(o.tn):
 				// A value per item, touched by the calls that handle
 				// its item.
-			case !c.gains(o, hot, partner, pt, onLine):
+			case !c.gains(o, hot, partner, w, pt, onLine):
 				// The line stays contended without the hot member.
 			case w.Element == concurrency.Unknown || pt.Element == concurrency.Unknown:
 				// Members of a table's element chosen by a value the
@@ -220,14 +220,17 @@ func (c *checker) judgePair(o object, hot, partner string, onLine []string) verd
 }
 
 // gains reports whether moving the hot member off its line would spare
-// the victim a miss: not when the victim itself writes a third member on
-// the line that others write too (a lock that both sides take, a counter
-// every call bumps), which keeps its line moving without the hot member.
-// A third member that only other operations write leaves the victim a
-// victim of them as well: the finding stands, and padding each apart is
-// the fix.
-func (c *checker) gains(o object, hot, partner string, victim concurrency.Touch, onLine []string) bool {
+// someone a miss. The victim: not when it writes a third member on the
+// line that others write too (a lock both sides take, a counter every
+// call bumps), which keeps its line moving without the hot member; a
+// third member that only other operations write leaves it a victim of
+// them as well, and padding each apart is the fix. The writer: when it is
+// the object's one goroutine (a read loop) and writes nothing else on the
+// line where it writes the hot member, moving the member gives it a line
+// of its own.
+func (c *checker) gains(o object, hot, partner string, w, victim concurrency.Touch, onLine []string) bool {
 	m := c.model()
+	victimGains, writerGains := true, w.Op.Single
 	for _, member := range onLine {
 		if overlaps(member, hot) || overlaps(member, partner) {
 			continue
@@ -242,12 +245,15 @@ func (c *checker) gains(o object, hot, partner string, victim concurrency.Touch,
 			} else {
 				byOthers = true
 			}
+			if t.Op == w.Op && t.WritesWith(w) {
+				writerGains = false
+			}
 		}
 		if byVictim && byOthers {
-			return false
+			victimGains = false
 		}
 	}
-	return true
+	return victimGains || writerGains
 }
 
 // slowPath reports whether an operation with a lock-free fast path uses

@@ -83,7 +83,10 @@ type Op struct {
 	Rare string
 	// Data is set for a steady operation on the data path (onDataPath):
 	// it does its type's work on every request, message or item.
-	Data     bool
+	Data bool
+	// Single is set for a goroutine that runs once per object (a
+	// connection's read loop): what it alone writes, no other CPU does.
+	Single   bool
 	Accesses []Access
 
 	// held holds the locks held at any of the accesses, as lockKeys;

@@ -14,10 +14,12 @@ func (b *builder) model() *Model {
 	m := &Model{notConcurrent: b.notConcurrentTypes()}
 	funcs := b.sourceFuncs()
 	goroutine := map[*ssa.Function]bool{}
+	inLoop := map[*ssa.Function]bool{} // started by a go statement in a loop
 	b.callers = map[*ssa.Function][]*ssa.Function{}
 	b.sites = map[*ssa.Function][]*ssa.CallCommon{}
 	b.goSites = map[*ssa.Function][][]ssa.Value{}
 	for _, fn := range funcs {
+		var loops map[*ssa.BasicBlock]bool
 		for _, blk := range fn.Blocks {
 			for _, in := range blk.Instrs {
 				call, ok := in.(ssa.CallInstruction)
@@ -26,6 +28,9 @@ func (b *builder) model() *Model {
 				}
 				c := call.Common()
 				_, isGo := in.(*ssa.Go)
+				if isGo && loops == nil {
+					loops = loopBlocks(fn)
+				}
 				mark := func(f *ssa.Function, spawned bool) {
 					// An instance of a generic function stands for it.
 					if o := f.Origin(); o != nil {
@@ -33,9 +38,11 @@ func (b *builder) model() *Model {
 					}
 					if spawned {
 						goroutine[f] = true
-					} else {
-						b.callers[f] = append(b.callers[f], fn)
+						inLoop[f] = inLoop[f] || loops[blk]
 					}
+					// A goroutine's starter counts as its caller: it runs as
+					// often as they do.
+					b.callers[f] = append(b.callers[f], fn)
 				}
 				if f := c.StaticCallee(); f != nil {
 					mark(f, isGo)
@@ -98,6 +105,9 @@ func (b *builder) model() *Model {
 		if op.Rare == "" && goroutine[fn] && background(fn) {
 			op.Rare = "a background goroutine that maintains the whole"
 		}
+		// One goroutine per object: started once, by a constructor or a
+		// lifecycle call (a connection's read loop), not in a loop.
+		op.Single = goroutine[fn] && !inLoop[fn] && b.startedBy(fn, 3) != ""
 		for _, id := range b.opAccesses(fn, goroutine[fn]) {
 			a, members := &b.accs[id], b.memberPaths(id)
 			for ci, cd := range a.cands {
@@ -443,9 +453,9 @@ func derived(v ssa.Value, recv types.Type, depth int) bool {
 
 // loops reports whether a function, or one of the package's that it
 // calls up to depth calls down, works in a loop: one that serves
-// (ServingLoop), or a for loop with a condition (for len(work) > 0). A
-// range over a slice or map walks a whole once; a for { } that retries a
-// compare-and-swap does one thing.
+// (ServingLoop), a for loop with a condition (for len(work) > 0), or an
+// endless one (an event loop). A range over a slice or map walks a whole
+// once; a for { } that retries a compare-and-swap does one thing.
 func (b *builder) loops(fn *ssa.Function, depth int) bool {
 	if body := funcBody(fn); body != nil {
 		found := false
@@ -455,7 +465,7 @@ func (b *builder) loops(fn *ssa.Function, depth int) bool {
 			}
 			if s, ok := n.(ast.Stmt); ok {
 				f, isFor := s.(*ast.ForStmt)
-				found = found || isFor && f.Cond != nil || ServingLoop(s, b.info)
+				found = found || isFor && (f.Cond != nil || !retriesCAS(f.Body)) || ServingLoop(s, b.info)
 			}
 			return !found
 		})
@@ -478,10 +488,11 @@ func (b *builder) loops(fn *ssa.Function, depth int) bool {
 	return false
 }
 
-// startedBy says why the function that starts a goroutine runs only
-// now and then, or "": a goroutine that a lifecycle method starts (to
+// startedBy says why the functions that start a goroutine run only now
+// and then, or "": a goroutine that a lifecycle method starts (to
 // release pools in parallel) runs when it does. An unexported function
-// runs as rarely as all of its callers, followed depth calls up.
+// (or a goroutine's) runs as rarely as all of its callers (or starters),
+// followed depth calls up.
 func (b *builder) startedBy(fn *ssa.Function, depth int) string {
 	for fn.Parent() != nil {
 		fn = fn.Parent()
@@ -723,6 +734,21 @@ func writesBytes(fn *ssa.Function) bool {
 	}
 	b, ok := s.Elem().Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Byte
+}
+
+// retriesCAS reports whether a loop body calls a compare-and-swap: a
+// retry loop.
+func retriesCAS(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && strings.HasPrefix(sel.Sel.Name, "CompareAndSwap") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // backgroundVerbs start the names of the goroutines that maintain a
