@@ -182,7 +182,7 @@ func (c *checker) judgePair(o object, hot, partner string, onLine []string) verd
 			if w.Element == concurrency.Stripe && pt.Element == concurrency.Stripe {
 				continue // both in the element of one CPU or goroutine: its owner's
 			}
-			if slices.ContainsFunc(partnerT, func(t concurrency.Touch) bool { return t.Op == w.Op && t.Writes && t.WritesWith(w) }) {
+			if slices.ContainsFunc(partnerT, func(t concurrency.Touch) bool { return t.Op == w.Op && t.Writes && t.WritesBeside(w) }) {
 				// The writer writes the partner too, with the hot
 				// member: the reader needs what it writes, and another
 				// writer of the partner shares the partner itself with
@@ -225,9 +225,9 @@ func (c *checker) judgePair(o object, hot, partner string, onLine []string) verd
 // call bumps), which keeps its line moving without the hot member; a
 // third member that only other operations write leaves it a victim of
 // them as well, and padding each apart is the fix. The writer: when it is
-// the object's one goroutine (a read loop) and writes nothing else on the
-// line where it writes the hot member, moving the member gives it a line
-// of its own.
+// the object's one goroutine (a read loop), moving the hot member, with
+// what it writes beside it every time, gives it a line of its own, but
+// for a member of that group that others write too.
 func (c *checker) gains(o object, hot, partner string, w, victim concurrency.Touch, onLine []string) bool {
 	m := c.model()
 	victimGains, writerGains := true, w.Op.Single
@@ -235,7 +235,7 @@ func (c *checker) gains(o object, hot, partner string, w, victim concurrency.Tou
 		if overlaps(member, hot) || overlaps(member, partner) {
 			continue
 		}
-		byVictim, byOthers := false, false
+		byVictim, byOthers, withHot, byNonWriters := false, false, false, false
 		for _, t := range m.Touches(o.owner(member), member, o.slice) {
 			if !t.Writes || t.ExceptionalOnly || !t.Op.Data || !t.Direct || t.OnlyConst != "" {
 				continue
@@ -245,12 +245,19 @@ func (c *checker) gains(o object, hot, partner string, w, victim concurrency.Tou
 			} else {
 				byOthers = true
 			}
-			if t.Op == w.Op && t.WritesWith(w) {
-				writerGains = false
+			if t.Op == w.Op {
+				withHot = withHot || t.WritesWith(w)
+			} else {
+				byNonWriters = true
 			}
 		}
 		if byVictim && byOthers {
 			victimGains = false
+		}
+		if withHot && byNonWriters {
+			// The writer takes a member others take too with the hot
+			// one (a lock): its line stays shared when both move.
+			writerGains = false
 		}
 	}
 	return victimGains || writerGains

@@ -45,10 +45,10 @@ type chain struct {
 type cand struct {
 	obj   types.Object
 	start int
-	// site is the function that selected the object's member: where
-	// the code names it (&s.hits in Get, however far down a wrapper's
-	// inc adds to it).
-	site *ssa.Function
+	// site is the block that selects the object's member: where the
+	// code names it (&s.hits in Get, however far down a wrapper's inc
+	// adds to it).
+	site *ssa.BasicBlock
 }
 
 // path joins tokens from i on: "a", "[]", "b" is "a[].b".
@@ -84,17 +84,23 @@ func loadsArrayPointer(v ssa.Value) bool {
 func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
 	var rev []string // tokens, innermost first
 	type revCand struct {
-		obj types.Object
-		n   int // tokens from the innermost that belong to it
+		obj  types.Object
+		n    int // tokens from the innermost that belong to it
+		site *ssa.BasicBlock
 	}
 	var cands []revCand
 	var idx Index
 	var idxVal ssa.Value
 	var frozen bool
 	idxRev := -1
-	addCand := func(t types.Type) {
+	// The block of the address: where the code names the member.
+	var here *ssa.BasicBlock
+	if in, ok := v.(ssa.Instruction); ok {
+		here = in.Block()
+	}
+	addCand := func(t types.Type, in ssa.Instruction) {
 		if obj := b.structObj(t); obj != nil {
-			cands = append(cands, revCand{obj, len(rev)})
+			cands = append(cands, revCand{obj, len(rev), in.Block()})
 		}
 	}
 	for range 64 {
@@ -106,7 +112,7 @@ func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
 				goto done
 			}
 			rev = append(rev, st.Field(x.Field).Name())
-			addCand(elem)
+			addCand(elem, x)
 			v = x.X
 		case *ssa.Field:
 			st, ok := coreType(x.X.Type()).(*types.Struct)
@@ -114,7 +120,7 @@ func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
 				goto done
 			}
 			rev = append(rev, st.Field(x.Field).Name())
-			addCand(x.X.Type())
+			addCand(x.X.Type(), x)
 			v = x.X
 		case *ssa.IndexAddr:
 			tok := "[]"
@@ -166,7 +172,7 @@ func (b *builder) resolve(fn *ssa.Function, v ssa.Value) chain {
 				rev = append(rev, cc.tokens[i])
 			}
 			for _, cd := range cc.cands {
-				cands = append(cands, revCand{cd.obj, before + len(cc.tokens) - cd.start})
+				cands = append(cands, revCand{cd.obj, before + len(cc.tokens) - cd.start, x.Block()})
 			}
 			if !frozen && cc.idxAt >= 0 {
 				idx, idxVal, idxRev = cc.idx, nil, before+len(cc.tokens)-1-cc.idxAt
@@ -196,13 +202,13 @@ done:
 		c.tokens = append(c.tokens, rev[n-1-i])
 	}
 	for _, rc := range cands {
-		c.cands = append(c.cands, cand{rc.obj, n - rc.n, fn})
+		c.cands = append(c.cands, cand{rc.obj, n - rc.n, rc.site})
 	}
 	// The elements of a named slice type of the package belong to it:
 	// for type stripes []sync.RWMutex, s[i] is "stripes[*]".
 	if len(c.tokens) > 0 && c.tokens[0] == "[*]" {
 		if n, ok := types.Unalias(v.Type()).(*types.Named); ok && n.Obj().Pkg() == b.pkg.Pkg {
-			c.under(n.Obj(), fn)
+			c.under(n.Obj(), here)
 		}
 	}
 	switch x := v.(type) {
@@ -226,7 +232,7 @@ done:
 	case *ssa.Global:
 		c.root = global
 		if obj, ok := x.Object().(*types.Var); ok && obj.Pkg() == b.pkg.Pkg {
-			c.under(obj, fn)
+			c.under(obj, here)
 		}
 	}
 	return c
@@ -318,7 +324,7 @@ func indexSource(v ssa.Value) ssa.Value {
 
 // under makes the chain a member path of obj, named by obj: the
 // elements of a named slice type, a package-level variable's members.
-func (c *chain) under(obj types.Object, site *ssa.Function) {
+func (c *chain) under(obj types.Object, site *ssa.BasicBlock) {
 	c.tokens = append([]string{obj.Name()}, c.tokens...)
 	for i := range c.cands {
 		c.cands[i].start++

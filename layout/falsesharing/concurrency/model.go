@@ -68,8 +68,8 @@ type Access struct {
 	// element of a table (s.shards[w].hits for a shard's hits), else
 	// NoIndex.
 	Element Index
-	// site is the function that names the member (cand.site).
-	site *ssa.Function
+	// site is the block that names the member (cand.site).
+	site *ssa.BasicBlock
 }
 
 // Op is an operation: an entry point of the package, or a goroutine body.
@@ -295,18 +295,30 @@ type Touch struct {
 	Direct bool
 
 	mixedIndexes bool // some element write has no constant index
-	// writeSites are the functions that name the member where the
+	// writeSites are the blocks that name the member where the
 	// operation writes it.
-	writeSites []*ssa.Function
+	writeSites []*ssa.BasicBlock
 }
 
 // WritesWith reports whether the operation writes the members of two
-// of its touches in one function: together, as a Record that bumps a
-// count and a sum does, not in activities of their own (a read loop
-// that counts each message in and, on a rarer branch, publishes a
-// reply counted out).
+// of its touches in one block of code: together every time, as a Record
+// that bumps a count and a sum does, not on branches of their own (a
+// read loop that counts each message in and, on a rarer branch, takes a
+// lock).
 func (t Touch) WritesWith(o Touch) bool {
-	return slices.ContainsFunc(t.writeSites, func(f *ssa.Function) bool { return slices.Contains(o.writeSites, f) })
+	return slices.ContainsFunc(t.writeSites, func(b *ssa.BasicBlock) bool { return slices.Contains(o.writeSites, b) })
+}
+
+// WritesBeside reports whether the operation writes the members of two
+// of its touches in one function, on one branch or on two: the code
+// that handles the one handles the other (a counter's Add that adds
+// whole numbers to one word and fractions to the other), not activities
+// of their own (a read loop that counts each message in and, elsewhere,
+// publishes a reply counted out).
+func (t Touch) WritesBeside(o Touch) bool {
+	return slices.ContainsFunc(t.writeSites, func(b *ssa.BasicBlock) bool {
+		return slices.ContainsFunc(o.writeSites, func(c *ssa.BasicBlock) bool { return b == c || b != nil && c != nil && b.Parent() == c.Parent() })
+	})
 }
 
 // Touches returns, for each operation, how it accesses a member of obj

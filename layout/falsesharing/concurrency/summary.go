@@ -40,7 +40,7 @@ func (a *acc) key(b *builder) []byte {
 	for _, c := range a.cands {
 		buf = strconv.AppendInt(append(buf, 1), int64(b.objID(c.obj)), 10)
 		buf = strconv.AppendInt(append(buf, '@'), int64(c.start), 10)
-		buf = strconv.AppendInt(append(buf, '/'), int64(b.fnID(c.site)), 10)
+		buf = strconv.AppendInt(append(buf, '/'), int64(b.siteID(c.site)), 10)
 	}
 	buf = append(buf, 2, byte(a.root), byte(a.idx), byte(a.kind))
 	buf = append(append(buf, a.constIdx...), 0)
@@ -67,15 +67,15 @@ func (a *acc) key(b *builder) []byte {
 	return buf
 }
 
-// fnID numbers the functions accesses are made in, for keys.
-func (b *builder) fnID(fn *ssa.Function) int {
-	if fn == nil {
+// siteID numbers the blocks that name members, for keys.
+func (b *builder) siteID(blk *ssa.BasicBlock) int {
+	if blk == nil {
 		return 0
 	}
-	id, ok := b.fnIDs[fn]
+	id, ok := b.siteIDs[blk]
 	if !ok {
-		id = len(b.fnIDs) + 1
-		b.fnIDs[fn] = id
+		id = len(b.siteIDs) + 1
+		b.siteIDs[blk] = id
 	}
 	return id
 }
@@ -153,7 +153,7 @@ type builder struct {
 	// implTypes memoises implementers.
 	implTypes []*types.TypeName
 	ids       map[types.Object]int
-	fnIDs     map[*ssa.Function]int
+	siteIDs   map[*ssa.BasicBlock]int
 	// accs holds every distinct access of the summaries, accIDs their
 	// numbers by key.
 	accs   []acc
@@ -188,7 +188,7 @@ func (b *builder) interesting(cands []cand) []cand {
 }
 
 func newBuilder(pkg *ssa.Package, files []*ast.File, info *types.Info) *builder {
-	return &builder{pkg: pkg, files: files, info: info, sums: map[*ssa.Function]*summary{}, indexes: map[ssa.Value]Index{}, ids: map[types.Object]int{}, fnIDs: map[*ssa.Function]int{}, accIDs: map[string]accID{}, paths: map[accID][]string{}, impls: map[implKey][]*ssa.Function{}, returned: map[*ssa.Function]chain{}}
+	return &builder{pkg: pkg, files: files, info: info, sums: map[*ssa.Function]*summary{}, indexes: map[ssa.Value]Index{}, ids: map[types.Object]int{}, siteIDs: map[*ssa.BasicBlock]int{}, accIDs: map[string]accID{}, paths: map[accID][]string{}, impls: map[implKey][]*ssa.Function{}, returned: map[*ssa.Function]chain{}}
 }
 
 // inPkg reports whether a function has a body of this package.
