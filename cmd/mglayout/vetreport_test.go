@@ -78,8 +78,13 @@ func TestVetJSON(t *testing.T) {
 	}
 	f := findings[0]
 	if f.Rule != "FS1" || f.Name != "shard-stride" || f.File != "testdata/vet/shards/shards.go" || f.Line != 8 ||
-		f.URL != falsesharing.ShardStride.URL() || !strings.HasSuffix(f.Message, " (FS1, proven)") || f.Evidence != "proven" {
+		f.URL != falsesharing.ShardStride.URL() || !strings.HasSuffix(f.Message, " (FS1, proven)") {
 		t.Errorf("finding %+v, want FS1 shard-stride at testdata/vet/shards/shards.go:8 with its URL", f)
+	}
+	// The finding as data: what the message says, in fields.
+	if d := f.Finding; d == nil || d.Tier != falsesharing.Proven || d.Object != "Counter" || d.Member != "shards" ||
+		len(d.Users) != 1 || d.Users[0].Op != "(*Counter).Add" || len(d.Holds) == 0 || len(f.Lines) == 0 || len(f.GOARCHes) == 0 {
+		t.Errorf("finding data %+v (lines %v, GOARCHes %v), want proven, Counter.shards, its elements written by (*Counter).Add, with where it holds", d, f.Lines, f.GOARCHes)
 	}
 	if len(f.Fixes) == 0 || len(f.Fixes[0].Edits) == 0 || f.Fixes[0].Edits[0].File != f.File {
 		t.Errorf("finding has no fix editing its file: %+v", f.Fixes)

@@ -31,17 +31,24 @@ func WriteText(w io.Writer, findings []*Finding) error {
 // array of them sorted by position, [] when there are none. Lines and
 // columns count from 1, columns in bytes; ends are exclusive.
 type JSONFinding struct {
-	Rule      string    `json:"rule"` // the rule's ID: FS1 ... FS5
-	Name      string    `json:"name"` // the rule's name: shard-stride ...
-	File      string    `json:"file"` // as text prints it: relative to the working directory when below it
-	Line      int       `json:"line"`
-	Column    int       `json:"column"`
-	EndLine   int       `json:"end_line"`
-	EndColumn int       `json:"end_column"`
-	Message   string    `json:"message"`
-	Evidence  string    `json:"evidence,omitempty"` // declared, proven or likely: how the Finding is known
-	URL       string    `json:"url"`                // the rule's section of the README
-	Fixes     []JSONFix `json:"fixes"`              // [] when there is none; -fix applies the first
+	Rule      string `json:"rule"` // the rule's ID: FS1 ... FS6
+	Name      string `json:"name"` // the rule's name: shard-stride ...
+	File      string `json:"file"` // as text prints it: relative to the working directory when below it
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	Message   string `json:"message"`
+	URL       string `json:"url"` // the rule's section of the README
+	// The finding as data, absent for a diagnostic that is none (a
+	// malformed directive): the evidence tier (declared, proven or
+	// likely), the object and members, the operations on each side, and
+	// per GOARCH and line size the phases at which it holds.
+	*falsesharing.Finding
+	// Lines and GOARCHes are those of the holdings, each once.
+	Lines    []int64   `json:"lines,omitempty"`
+	GOARCHes []string  `json:"goarchs,omitempty"`
+	Fixes    []JSONFix `json:"fixes"` // [] when there is none; -fix applies the first
 }
 
 type JSONFix struct {
@@ -68,7 +75,10 @@ func WriteJSON(w io.Writer, findings []*Finding) error {
 		j := JSONFinding{
 			Rule: f.ruleID(), File: shortPath(f.pos.Filename),
 			Line: f.pos.Line, Column: f.pos.Column, EndLine: f.end.Line, EndColumn: f.end.Column,
-			Message: f.diag.Message, Evidence: falsesharing.TierOf(f.diag.Message), URL: f.diag.URL, Fixes: []JSONFix{},
+			Message: f.diag.Message, URL: f.diag.URL, Finding: f.data, Fixes: []JSONFix{},
+		}
+		if f.data != nil {
+			j.Lines, j.GOARCHes = f.data.Lines(), f.data.GOARCHes()
 		}
 		if f.rule != nil {
 			j.Name = f.rule.Name
@@ -165,8 +175,11 @@ type sarifResult struct {
 	Properties *sarifProperties `json:"properties,omitempty"`
 }
 
+// sarifProperties is the finding as data, as -json has it.
 type sarifProperties struct {
-	Evidence string `json:"evidence"`
+	*falsesharing.Finding
+	Lines    []int64  `json:"lines"`
+	GOARCHes []string `json:"goarchs"`
 }
 
 type sarifLocation struct {
@@ -235,7 +248,7 @@ func WriteSARIF(w io.Writer, findings []*Finding) error {
 	loc := &sarifLocator{src: map[string][]byte{}, roots: map[string]string{}}
 	results := []sarifResult{}
 	for _, f := range findings {
-		tier := falsesharing.TierOf(f.diag.Message)
+		tier := f.tier()
 		res := sarifResult{
 			RuleID:  f.ruleID(),
 			Level:   sarifLevel(tier),
@@ -249,8 +262,8 @@ func WriteSARIF(w io.Writer, findings []*Finding) error {
 		if res.RuleID == "" {
 			res.RuleID = falsesharing.Analyzer.Name
 		}
-		if tier != "" {
-			res.Properties = &sarifProperties{Evidence: tier}
+		if f.data != nil {
+			res.Properties = &sarifProperties{Finding: f.data, Lines: f.data.Lines(), GOARCHes: f.data.GOARCHes()}
 		}
 		if i, ok := index[f.rule]; ok {
 			res.RuleIndex = &i

@@ -24,7 +24,17 @@ type Finding struct {
 	diag     analysis.Diagnostic
 	rule     *falsesharing.Rule // nil for a diagnostic of no rule
 	pos, end token.Position     // end is pos when the diagnostic has no end
-	line     int64              // the line size of the GOARCH it was found for, when several are checked
+	// data is the finding as the analyzer's Result holds it; nil for a
+	// diagnostic that is no finding (a malformed directive).
+	data *falsesharing.Finding
+}
+
+// tier is the finding's evidence tier, "" for a diagnostic of none.
+func (f *Finding) tier() string {
+	if f.data == nil {
+		return ""
+	}
+	return f.data.Tier.String()
 }
 
 // ruleID is the Finding's rule, or the category of a diagnostic of none.
@@ -36,13 +46,16 @@ func (f *Finding) ruleID() string {
 }
 
 // Run loads the packages and runs the analyzer over them, and over their
-// dependencies for the facts. Each GOARCH of -falsesharing.arch is
-// checked on its own build, with its files and constants (a pad of
-// unsafe.Sizeof(cpu.CacheLinePad{}) is 64 bytes on amd64, 128 on arm64);
-// where several report the same rule at one place, the Finding of the
-// largest line stays, since its fix suits the others. The findings come
-// sorted by position, each once: a file of both p and p's test variant
-// is analysed twice.
+// dependencies for the facts. The GOARCHes of -falsesharing.arch are
+// checked in one analysis of one build, the first GOARCH's: the
+// concurrency model does not depend on the GOARCH, and the analyzer lays
+// out each type for each GOARCH, its array lengths evaluated again there
+// (a pad of unsafe.Sizeof(cpu.CacheLinePad{}) is 64 bytes on amd64, 128
+// on arm64). Where the packages of the main modules build from other
+// files on another GOARCH, that GOARCH gets a build and an analysis of
+// its own, and a finding that several report at one place is merged into
+// one that holds at each. The findings come sorted by position, each
+// once: a file of both p and p's test variant is analysed twice.
 func Run(patterns []string, tests bool, tags []string) ([]*Finding, error) {
 	archFlag := falsesharing.Analyzer.Flags.Lookup("arch")
 	var archs []string
@@ -54,6 +67,13 @@ func Run(patterns []string, tests bool, tags []string) ([]*Finding, error) {
 	if len(archs) <= 1 {
 		return vetBuild(patterns, tests, tags, firstOr(archs, ""))
 	}
+	builds, err := buildsFor(patterns, tests, tags, archs)
+	if err != nil {
+		return nil, err
+	}
+	if len(builds) == 1 {
+		return vetBuild(patterns, tests, tags, archs[0])
+	}
 	defer archFlag.Value.Set(archFlag.Value.String())
 	type place struct {
 		pos  token.Position
@@ -61,20 +81,21 @@ func Run(patterns []string, tests bool, tags []string) ([]*Finding, error) {
 	}
 	best := map[place]*Finding{}
 	var order []place
-	for _, arch := range archs {
-		archFlag.Value.Set(arch)
-		fs, err := vetBuild(patterns, tests, tags, arch)
+	for _, b := range builds {
+		archFlag.Value.Set(strings.Join(b, ","))
+		fs, err := vetBuild(patterns, tests, tags, b[0])
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range fs {
-			f.line, _ = gosrc.LinePadSize(arch)
 			k := place{f.pos, f.ruleID()}
-			if old := best[k]; old == nil {
+			old := best[k]
+			switch {
+			case old == nil:
 				order = append(order, k)
 				best[k] = f
-			} else if f.line > old.line {
-				best[k] = f
+			case old.data != nil && f.data != nil:
+				best[k] = merge(old, f)
 			}
 		}
 	}
@@ -84,6 +105,85 @@ func Run(patterns []string, tests bool, tags []string) ([]*Finding, error) {
 	}
 	sortFindings(findings)
 	return findings, nil
+}
+
+// merge joins the findings of one rule at one place made on two builds:
+// the one of the larger line stays, since its fix suits the other, and
+// says where else it holds.
+func merge(a, b *Finding) *Finding {
+	if maxLine(b.data) > maxLine(a.data) {
+		a, b = b, a
+	}
+	var also []string
+	for _, h := range b.data.Holds {
+		if !slices.ContainsFunc(a.data.Holds, func(x falsesharing.Holding) bool { return x.GOARCH == h.GOARCH && x.Line == h.Line }) {
+			also = append(also, fmt.Sprintf("%d B lines on %s", h.Line, h.GOARCH))
+		}
+	}
+	if len(also) == 0 {
+		return a
+	}
+	out := *a
+	data := *a.data
+	data.Holds = slices.Clone(a.data.Holds)
+	data.Merge(b.data)
+	out.data = &data
+	msg := out.diag.Message
+	if i := strings.LastIndex(msg, " ("); i >= 0 && strings.HasSuffix(msg, ")") {
+		msg = msg[:i] + "; also at " + strings.Join(also, " and ") + msg[i:]
+	}
+	out.diag.Message = msg
+	return &out
+}
+
+func maxLine(f *falsesharing.Finding) int64 {
+	var n int64
+	for _, h := range f.Holds {
+		n = max(n, h.Line)
+	}
+	return n
+}
+
+// buildsFor groups the GOARCHes by the files the packages of the main
+// modules build from: GOARCHes of one group are checked on one build.
+// Only package metadata is loaded for this, a go list of each GOARCH.
+func buildsFor(patterns []string, tests bool, tags []string, archs []string) ([][]string, error) {
+	var groups [][]string
+	var keys []string
+	for _, arch := range archs {
+		k, err := filesKey(patterns, tests, tags, arch)
+		if err != nil {
+			return nil, err
+		}
+		if i := slices.Index(keys, k); i >= 0 {
+			groups[i] = append(groups[i], arch)
+			continue
+		}
+		keys = append(keys, k)
+		groups = append(groups, []string{arch})
+	}
+	return groups, nil
+}
+
+// filesKey names the files that the packages of the main modules among
+// the packages and their dependencies build from on a GOARCH.
+func filesKey(patterns []string, tests bool, tags []string, arch string) (string, error) {
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule, Tests: tests, Env: gosrc.BuildEnv(arch)}
+	if len(tags) > 0 {
+		cfg.BuildFlags = []string{"-tags=" + strings.Join(tags, ",")}
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return "", fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), firstLine(err.Error()))
+	}
+	var lines []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.Module != nil && p.Module.Main {
+			lines = append(lines, p.ID+"\t"+strings.Join(p.GoFiles, " "))
+		}
+	})
+	slices.Sort(lines)
+	return strings.Join(slices.Compact(lines), "\n"), nil
 }
 
 func firstOr(xs []string, def string) string {
@@ -126,8 +226,18 @@ func vetBuild(patterns []string, tests bool, tags []string, arch string) ([]*Fin
 	seen := map[key]bool{}
 	var findings []*Finding
 	for _, act := range graph.Roots {
+		type diag struct {
+			pos     token.Pos
+			message string
+		}
+		data := map[diag]*falsesharing.Finding{}
+		if r, ok := act.Result.(*falsesharing.Result); ok {
+			for _, fd := range r.Findings {
+				data[diag{fd.Pos, fd.Message}] = fd
+			}
+		}
 		for _, d := range act.Diagnostics {
-			f := &Finding{pkg: act.Package, diag: d, rule: rules[d.Category], pos: act.Package.Fset.Position(d.Pos)}
+			f := &Finding{pkg: act.Package, diag: d, rule: rules[d.Category], pos: act.Package.Fset.Position(d.Pos), data: data[diag{d.Pos, d.Message}]}
 			f.end = f.pos
 			if d.End.IsValid() {
 				f.end = act.Package.Fset.Position(d.End)

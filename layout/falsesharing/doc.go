@@ -11,7 +11,7 @@
 // (sync/atomic values, mutexes, members whose address goes to sync/atomic,
 // members marked //mglayout:hot, or //mglayout:path directives), and runs
 // the same sharing analysis as `mglayout check` at the line size of each
-// GOARCH (golang.org/x/sys/cpu's) and every size in -falsesharing.lines,
+// GOARCH (golang.org/x/sys/cpu's), or instead every size in -falsesharing.lines,
 // at every phase where the Go allocator or linker may start the object.
 //
 // Its rules, each with a stable ID:

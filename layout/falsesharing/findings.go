@@ -197,8 +197,7 @@ type lineCase struct {
 func (c *checker) allCases(f *finding) []lineCase {
 	var out []lineCase
 	for _, arch := range c.cfg.archs {
-		lines := append(slices.Clone(c.cfg.lines), lineSize(arch))
-		for _, l := range lines {
+		for _, l := range c.cfg.linesFor(arch) {
 			var hit []int64
 			if p := f.where[archLine{arch, l}]; p != nil {
 				hit = p.hit
@@ -264,16 +263,31 @@ func padName(name string) bool {
 }
 
 // where describes the GOARCHes, line sizes and phases of a finding.
+// GOARCHes at one line size where it holds at the same phases are named
+// together: 64 B lines on amd64 and arm64.
 func (f *finding) whereText() string {
-	var parts []string
+	type place struct {
+		line   int64
+		phases string
+		archs  []string
+	}
+	var places []place
 	for _, al := range f.sortedWhere() {
 		p := f.where[al]
 		slices.Sort(p.hit)
-		text := fmt.Sprintf("%d B lines on %s", al.line, al.arch)
+		var phases string
 		if len(p.hit) < len(p.all) {
-			text += fmt.Sprintf(" when the %s starts %s bytes into one", f.tn.Name(), joinInts(p.hit))
+			phases = fmt.Sprintf(" when the %s starts %s bytes into one", f.tn.Name(), joinInts(p.hit))
 		}
-		parts = append(parts, text)
+		if n := len(places); n > 0 && places[n-1].line == al.line && places[n-1].phases == phases {
+			places[n-1].archs = append(places[n-1].archs, al.arch)
+			continue
+		}
+		places = append(places, place{al.line, phases, []string{al.arch}})
+	}
+	var parts []string
+	for _, p := range places {
+		parts = append(parts, fmt.Sprintf("%d B lines on %s%s", p.line, joinWords(p.archs), p.phases))
 	}
 	for _, s := range f.layouts {
 		if s.Doc != "" {

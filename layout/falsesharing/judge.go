@@ -39,18 +39,14 @@ func parseTier(s string) (Tier, error) {
 	return 0, fmt.Errorf("-falsesharing.evidence: %q is not one of declared, proven, likely (the least evidence a finding needs)", s)
 }
 
-// TierOf returns the evidence tier a diagnostic's message ends with
-// ("... (FS2, proven)"), or "".
-func TierOf(message string) string {
-	i := strings.LastIndex(message, ", ")
-	if i < 0 || !strings.HasSuffix(message, ")") {
-		return ""
-	}
-	t := message[i+2 : len(message)-1]
-	if slices.Contains(tierNames, t) && t != "" {
-		return t
-	}
-	return ""
+// MarshalText writes a tier by its name, as JSON and SARIF carry it.
+func (t Tier) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText reads a tier's name.
+func (t *Tier) UnmarshalText(text []byte) error {
+	v, err := parseTier(string(text))
+	*t = v
+	return err
 }
 
 // model returns the package's concurrency model; nil when it cannot be

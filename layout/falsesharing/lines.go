@@ -9,6 +9,17 @@ func lineSize(arch string) int64 {
 	return n
 }
 
+// linesFor returns the line sizes checked on a GOARCH: those of
+// -falsesharing.lines where it is set (a team that ships only 64-byte
+// hosts checks 64 alone, whatever the GOARCH pads for), else the
+// GOARCH's own.
+func (c config) linesFor(arch string) []int64 {
+	if len(c.lines) > 0 {
+		return c.lines
+	}
+	return []int64{lineSize(arch)}
+}
+
 // knownArch reports whether the analyzer knows a GOARCH's line size.
 func knownArch(arch string) bool {
 	_, ok := gosrc.LinePadSize(arch)

@@ -17,38 +17,64 @@ type Result struct {
 	Findings []*Finding
 }
 
-// A Finding is one diagnostic as data.
+// A Finding is one diagnostic as data; the JSON names are those of
+// mglayout vet -json.
 type Finding struct {
-	Pos  token.Pos
-	Rule *Rule
-	Tier Tier
+	Pos     token.Pos `json:"-"`
+	Rule    *Rule     `json:"-"`
+	Message string    `json:"-"` // the diagnostic's
+	Tier    Tier      `json:"evidence"`
 	// Object is the type (or the run of variables) whose layout the
 	// finding is about; Member the hot member, the table, or the pad.
-	Object string
-	Member string
+	Object string `json:"object"`
+	Member string `json:"member"`
 	// Partners are the members that share Member's lines.
-	Partners []string
+	Partners []string `json:"partners,omitempty"`
 	// Writers are the operations that write Member; Users those that use
 	// the partners (or, for a table, write its elements).
-	Writers []Side
-	Users   []Side
+	Writers []Side `json:"writers,omitempty"`
+	Users   []Side `json:"users,omitempty"`
 	// Declared says, in words, what declares the members apart where a
 	// declaration does: padding, a directive.
-	Declared []string
+	Declared []string `json:"declared,omitempty"`
 	// Holds lists where the finding holds: per GOARCH and line size, the
 	// phases (bytes into a line where the object starts) at which it
 	// shows, of all the phases the object can start at.
-	Holds []Holding
+	Holds []Holding `json:"holds"`
 }
 
 // A Holding is a GOARCH and line size at which a finding holds.
 type Holding struct {
-	GOARCH string
-	Line   int64
+	GOARCH string `json:"goarch"`
+	Line   int64  `json:"line"`
 	// Phases are those at which the finding shows, All those where the
 	// object can start; Reason says why it starts there.
-	Phases, All []int64
-	Reason      string
+	Phases []int64 `json:"phases"`
+	All    []int64 `json:"all_phases"`
+	Reason string  `json:"placement"`
+}
+
+// GOARCHes returns the GOARCHes at which the finding holds, each once,
+// in the order of Holds.
+func (f *Finding) GOARCHes() []string {
+	var out []string
+	for _, h := range f.Holds {
+		if !slices.Contains(out, h.GOARCH) {
+			out = append(out, h.GOARCH)
+		}
+	}
+	return out
+}
+
+// Merge adds to f the holdings of the same finding made on another
+// build (a GOARCH whose files differ, checked on its own).
+func (f *Finding) Merge(other *Finding) {
+	for _, h := range other.Holds {
+		if !slices.ContainsFunc(f.Holds, func(x Holding) bool { return x.GOARCH == h.GOARCH && x.Line == h.Line }) {
+			f.Holds = append(f.Holds, h)
+		}
+	}
+	slices.SortStableFunc(f.Holds, func(x, y Holding) int { return int(x.Line - y.Line) })
 }
 
 // Lines returns the line sizes at which the finding holds, smallest
@@ -64,7 +90,7 @@ func (f *Finding) Lines() []int64 {
 
 // report reports a diagnostic and records it as data.
 func (c *checker) report(d analysis.Diagnostic, f *Finding) {
-	f.Pos = d.Pos
+	f.Pos, f.Message = d.Pos, d.Message
 	c.pass.Report(d)
 	c.result.Findings = append(c.result.Findings, f)
 }
@@ -88,7 +114,7 @@ func (f *finding) data(rule *Rule) *Finding {
 		out.Partners = append(out.Partners, p.member)
 		addEvidence(p.why)
 	}
-	if f.rule != Neighbour && f.a != f.b {
+	if f.rule != Neighbour && f.a != f.b && !slices.Contains(out.Partners, f.b) {
 		out.Partners = append(out.Partners, f.b)
 	}
 	for _, al := range f.sortedWhere() {

@@ -25,7 +25,7 @@ import (
 // config is what the flags ask for.
 type config struct {
 	archs []string
-	lines []int64 // checked for every GOARCH, besides its own
+	lines []int64 // checked for every GOARCH instead of its own, sorted, each once
 	tier  Tier    // the least evidence a finding needs to be reported
 }
 
@@ -151,7 +151,8 @@ type checker struct {
 	standIns map[*types.Named]standIn
 	// result is what the pass reports, as data.
 	result *Result
-	// lens holds the array lengths of other GOARCHes than the one built.
+	// lens holds, per GOARCH, the array lengths that differ there from
+	// those of the GOARCH the package was type-checked for.
 	lens map[string]map[*types.Array]int64
 	// aloneTypes memoises alone, madeIn perItem.
 	aloneTypes map[*types.TypeName]bool
@@ -233,10 +234,7 @@ func (c *checker) checkObject(o object, arch string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	lines := slices.Clone(c.cfg.lines)
-	lines = append(lines, lineSize(arch))
-	slices.Sort(lines)
-	lines = slices.Compact(lines)
+	lines := c.cfg.linesFor(arch)
 
 	phases := func(line int64) ([]int64, string) {
 		if o.align > 0 {
@@ -264,22 +262,20 @@ func (c *checker) checkObject(o object, arch string) error {
 }
 
 // builder returns a layout builder for arch, with the package's array
-// lengths evaluated again for arch where it is not the GOARCH the
-// package was checked for (gosrc.ArrayLens).
+// lengths evaluated again for arch (gosrc.ArrayLens): whatever GOARCH
+// the package was type-checked for, one check serves them all.
 func (c *checker) builder(arch string) (*gosrc.Builder, error) {
 	b, err := gosrc.NewBuilder(arch, layout.SourceGo, c.dirs)
 	if err != nil {
 		return nil, err
 	}
-	if arch != buildArch() {
-		if c.lens == nil {
-			c.lens = map[string]map[*types.Array]int64{}
-		}
-		if _, ok := c.lens[arch]; !ok {
-			c.lens[arch] = gosrc.ArrayLens(c.pass.Files, c.pass.TypesInfo, arch)
-		}
-		b.Lens = c.lens[arch]
+	if c.lens == nil {
+		c.lens = map[string]map[*types.Array]int64{}
 	}
+	if _, ok := c.lens[arch]; !ok {
+		c.lens[arch] = gosrc.ArrayLens(c.pass.Files, c.pass.TypesInfo, arch)
+	}
+	b.Lens = c.lens[arch]
 	return b, nil
 }
 

@@ -42,7 +42,7 @@ func init() {
 // -falsesharing.arch and -falsesharing.lines.
 type Settings struct {
 	Arch  []string `json:"arch"`  // GOARCHes to check, each at its own line size; default the one being built
-	Lines []int64  `json:"lines"` // line sizes to check for every GOARCH besides its own
+	Lines []int64  `json:"lines"` // line sizes to check on every GOARCH instead of its own
 }
 
 // New returns the plugin with the settings applied to the analyzer; a

@@ -1,5 +1,5 @@
 // Package limiter is checked with -falsesharing.arch=amd64 and
-// -falsesharing.lines=128: besides amd64's own 64-byte lines, 128-byte
+// -falsesharing.lines=64,128: besides amd64's own 64-byte lines, 128-byte
 // lines on amd64 too (the pair of lines the adjacent-line prefetcher
 // fetches together, say). A 56-byte pad keeps the atomics a 64-byte line
 // apart only, so it is short for the 128-byte lines asked for.
