@@ -3,6 +3,8 @@ package vet
 import (
 	"cmp"
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -51,11 +53,13 @@ func (f *Finding) ruleID() string {
 // concurrency model does not depend on the GOARCH, and the analyzer lays
 // out each type for each GOARCH, its array lengths evaluated again there
 // (a pad of unsafe.Sizeof(cpu.CacheLinePad{}) is 64 bytes on amd64, 128
-// on arm64). Where the packages of the main modules build from other
-// files on another GOARCH, that GOARCH gets a build and an analysis of
-// its own, and a finding that several report at one place is merged into
-// one that holds at each. The findings come sorted by position, each
-// once: a file of both p and p's test variant is analysed twice.
+// on arm64). Where the packages of the main modules, or of the modules
+// of the packages named, build from other declarations of types or
+// constants on another GOARCH (declaresApart), that GOARCH gets a build
+// and an analysis of its own, and a finding that several report at one
+// place is merged into one that holds at each. The findings come sorted
+// by position, each once: a file of both p and p's test variant is
+// analysed twice.
 func Run(patterns []string, tests bool, tags []string) ([]*Finding, error) {
 	archFlag := falsesharing.Analyzer.Flags.Lookup("arch")
 	var archs []string
@@ -65,30 +69,79 @@ func Run(patterns []string, tests bool, tags []string) ([]*Finding, error) {
 		}
 	}
 	if len(archs) <= 1 {
-		return vetBuild(patterns, tests, tags, firstOr(archs, ""))
+		pkgs, _, err := loadPackages(patterns, tests, tags, firstOr(archs, ""))
+		if err != nil {
+			return nil, err
+		}
+		return analyze(pkgs)
 	}
-	builds, err := buildsFor(patterns, tests, tags, archs)
+	// The other GOARCHes' files are listed while the first's packages
+	// load.
+	type listing struct {
+		files map[string][]string
+		err   error
+	}
+	listings := make([]chan listing, len(archs))
+	for i, arch := range archs[1:] {
+		ch := make(chan listing, 1)
+		listings[i+1] = ch
+		go func() {
+			files, err := checkedFiles(patterns, tests, tags, arch)
+			ch <- listing{files, err}
+		}()
+	}
+	pkgs, files, err := loadPackages(patterns, tests, tags, archs[0])
 	if err != nil {
 		return nil, err
 	}
-	if len(builds) == 1 {
-		return vetBuild(patterns, tests, tags, archs[0])
+	builds, buildFiles := [][]string{{archs[0]}}, []map[string][]string{files}
+	for i, arch := range archs[1:] {
+		l := <-listings[i+1]
+		if l.err != nil {
+			return nil, l.err
+		}
+		if j := slices.IndexFunc(buildFiles, func(f map[string][]string) bool { return !declaresApart(f, l.files) }); j >= 0 {
+			builds[j] = append(builds[j], arch)
+			continue
+		}
+		builds, buildFiles = append(builds, []string{arch}), append(buildFiles, l.files)
 	}
 	defer archFlag.Value.Set(archFlag.Value.String())
+	archFlag.Value.Set(strings.Join(builds[0], ","))
+	if len(builds) == 1 {
+		return analyze(pkgs)
+	}
+	// One problem found on several builds: a rule at a place, about the
+	// same members.
 	type place struct {
-		pos  token.Position
-		rule string
+		pos     token.Position
+		rule    string
+		members string
+	}
+	placeOf := func(f *Finding) place {
+		k := place{pos: f.pos, rule: f.ruleID()}
+		if f.data != nil {
+			k.members = strings.Join(append([]string{f.data.Member}, f.data.Partners...), " ")
+		} else {
+			k.members = f.diag.Message
+		}
+		return k
 	}
 	best := map[place]*Finding{}
 	var order []place
-	for _, b := range builds {
+	for i, b := range builds {
 		archFlag.Value.Set(strings.Join(b, ","))
-		fs, err := vetBuild(patterns, tests, tags, b[0])
+		if i > 0 {
+			if pkgs, _, err = loadPackages(patterns, tests, tags, b[0]); err != nil {
+				return nil, err
+			}
+		}
+		fs, err := analyze(pkgs)
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range fs {
-			k := place{f.pos, f.ruleID()}
+			k := placeOf(f)
 			old := best[k]
 			switch {
 			case old == nil:
@@ -144,46 +197,81 @@ func maxLine(f *falsesharing.Finding) int64 {
 	return n
 }
 
-// buildsFor groups the GOARCHes by the files the packages of the main
-// modules build from: GOARCHes of one group are checked on one build.
-// Only package metadata is loaded for this, a go list of each GOARCH.
-func buildsFor(patterns []string, tests bool, tags []string, archs []string) ([][]string, error) {
-	var groups [][]string
-	var keys []string
-	for _, arch := range archs {
-		k, err := filesKey(patterns, tests, tags, arch)
-		if err != nil {
-			return nil, err
-		}
-		if i := slices.Index(keys, k); i >= 0 {
-			groups[i] = append(groups[i], arch)
-			continue
-		}
-		keys = append(keys, k)
-		groups = append(groups, []string{arch})
+// checkedFiles lists, as loadPackages does, the files that the packages
+// of the main modules and of the modules of the packages named build
+// from on a GOARCH: package metadata only, a go list.
+func checkedFiles(patterns []string, tests bool, tags []string, arch string) (map[string][]string, error) {
+	cfg := loadConfig(tests, tags, arch)
+	cfg.Mode = metadataMode
+	roots, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), firstLine(err.Error()))
 	}
-	return groups, nil
+	return filesOf(roots), nil
 }
 
-// filesKey names the files that the packages of the main modules among
-// the packages and their dependencies build from on a GOARCH.
-func filesKey(patterns []string, tests bool, tags []string, arch string) (string, error) {
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule, Tests: tests, Env: gosrc.BuildEnv(arch)}
-	if len(tags) > 0 {
-		cfg.BuildFlags = []string{"-tags=" + strings.Join(tags, ",")}
+// filesOf returns the files, by package ID, of the packages of the main
+// modules and of the modules of the roots, among the roots and their
+// dependencies: those whose declarations may size the roots' layouts
+// (a const lineSize of line_arm64.go).
+func filesOf(roots []*packages.Package) map[string][]string {
+	checked := map[string]bool{}
+	for _, p := range roots {
+		if p.Module != nil {
+			checked[p.Module.Path] = true
+		}
 	}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return "", fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), firstLine(err.Error()))
-	}
-	var lines []string
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.Module != nil && p.Module.Main {
-			lines = append(lines, p.ID+"\t"+strings.Join(p.GoFiles, " "))
+	out := map[string][]string{}
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if p.Module != nil && (p.Module.Main || checked[p.Module.Path]) {
+			out[p.ID] = p.GoFiles
 		}
 	})
-	slices.Sort(lines)
-	return strings.Join(slices.Compact(lines), "\n"), nil
+	return out
+}
+
+// declaresApart reports whether two GOARCHes' files of the packages
+// differ by a file that declares a type or a constant, or by a package.
+// Files of their own that declare only functions (an assembly stub and
+// its portable twin) do not: the concurrency model is built once
+// whatever the GOARCH, and no layout changes. Only such files are
+// parsed, their declarations alone.
+func declaresApart(a, b map[string][]string) bool {
+	if len(a) != len(b) {
+		return true
+	}
+	for id, fa := range a {
+		fb, ok := b[id]
+		if !ok {
+			return true
+		}
+		for _, f := range fa {
+			if !slices.Contains(fb, f) && declaresData(f) {
+				return true
+			}
+		}
+		for _, f := range fb {
+			if !slices.Contains(fa, f) && declaresData(f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// declaresData reports whether a Go file declares a type or a constant;
+// one that cannot be parsed is taken to.
+func declaresData(name string) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return true
+	}
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && (gd.Tok == token.TYPE || gd.Tok == token.CONST) {
+			return true
+		}
+	}
+	return false
 }
 
 func firstOr(xs []string, def string) string {
@@ -193,12 +281,9 @@ func firstOr(xs []string, def string) string {
 	return def
 }
 
-// vetBuild checks the packages built for one GOARCH ("" for the host's).
-func vetBuild(patterns []string, tests bool, tags []string, arch string) ([]*Finding, error) {
-	pkgs, err := loadPackages(patterns, tests, tags, arch)
-	if err != nil {
-		return nil, err
-	}
+// analyze runs the analyzer over the packages, for the GOARCHes of its
+// flag.
+func analyze(pkgs []*packages.Package) ([]*Finding, error) {
 	graph, err := checker.Analyze([]*analysis.Analyzer{falsesharing.Analyzer}, pkgs, nil)
 	if err != nil {
 		return nil, err
@@ -263,37 +348,92 @@ func sortFindings(findings []*Finding) {
 }
 
 // loadPackages loads the packages and, since the analyzer exchanges facts
-// between packages, the syntax and types of all their dependencies.
-// A GOARCH other than "" is built as the go command builds it: wasm
-// with GOOS js.
-func loadPackages(patterns []string, tests bool, tags []string, arch string) ([]*packages.Package, error) {
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: tests}
+// between packages, the syntax and types of their dependencies outside
+// the standard library; the standard library's packages, whose types
+// the analyzer knows by their types alone (HotMembers exports no facts
+// of theirs), are read from export data, as go vet and fieldalignment
+// read every dependency. It returns the packages named, and the files
+// of filesOf.
+func loadPackages(patterns []string, tests bool, tags []string, arch string) ([]*packages.Package, map[string][]string, error) {
+	cfg := loadConfig(tests, tags, arch)
+	cfg.Mode = metadataMode
+	roots, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		if np := gosrc.NoPackages("", patterns); len(roots) == 0 && !strings.HasPrefix(np.Error(), "no Go packages") {
+			return nil, nil, np
+		}
+		return nil, nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), firstLine(err.Error()))
+	}
+	if len(roots) == 0 {
+		return nil, nil, gosrc.NoPackages("", patterns)
+	}
+	// Loaded from source: the packages named and every dependency in a
+	// module, each named as a pattern of its own, without the
+	// dependencies' own loading, which would read the standard library
+	// from source too.
+	isRoot := map[string]bool{}
+	for _, p := range roots {
+		isRoot[p.ID] = true
+	}
+	fromSource := slices.Clone(patterns)
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if p.Module != nil && !isRoot[p.ID] && !strings.Contains(p.ID, " ") {
+			fromSource = append(fromSource, p.PkgPath)
+		}
+	})
+	cfg.Mode = packages.LoadSyntax | packages.NeedModule | packages.NeedImports
+	pkgs, err := packages.Load(cfg, fromSource...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), firstLine(err.Error()))
+	}
+	// The dependencies of a package loaded so are stubs: point its
+	// imports at the packages loaded from source, and leave out those
+	// read from export data, which the analyzer does not run on.
+	byID := map[string]*packages.Package{}
+	for _, p := range pkgs {
+		byID[p.ID] = p
+	}
+	var out []*packages.Package
+	for _, p := range pkgs {
+		imports := map[string]*packages.Package{}
+		for path, imp := range p.Imports {
+			if dep := byID[imp.ID]; dep != nil {
+				imports[path] = dep
+			}
+		}
+		p.Imports = imports
+		if isRoot[p.ID] {
+			out = append(out, p)
+		}
+	}
+	var bad *packages.Package
+	packages.Visit(out, nil, func(p *packages.Package) {
+		if bad == nil && len(p.Errors) > 0 {
+			bad = p
+		}
+	})
+	if bad != nil {
+		return nil, nil, gosrc.PackageError(bad, arch)
+	}
+	return out, filesOf(roots), nil
+}
+
+// metadataMode loads what loadPackages and checkedFiles need to know
+// of every package before any is type-checked.
+const metadataMode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule
+
+// loadConfig is the configuration packages are loaded with, for a
+// GOARCH ("" for the host's) as the go command builds it: wasm with
+// GOOS js.
+func loadConfig(tests bool, tags []string, arch string) *packages.Config {
+	cfg := &packages.Config{Tests: tests}
 	if arch != "" {
 		cfg.Env = gosrc.BuildEnv(arch)
 	}
 	if len(tags) > 0 {
 		cfg.BuildFlags = []string{"-tags=" + strings.Join(tags, ",")}
 	}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		if np := gosrc.NoPackages("", patterns); len(pkgs) == 0 && !strings.HasPrefix(np.Error(), "no Go packages") {
-			return nil, np
-		}
-		return nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), firstLine(err.Error()))
-	}
-	if len(pkgs) == 0 {
-		return nil, gosrc.NoPackages("", patterns)
-	}
-	var bad *packages.Package
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if bad == nil && len(p.Errors) > 0 {
-			bad = p
-		}
-	})
-	if bad != nil {
-		return nil, gosrc.PackageError(bad, arch)
-	}
-	return pkgs, nil
+	return cfg
 }
 
 // firstLine returns the first line of a message of the go command,

@@ -2,8 +2,10 @@ package falsesharing
 
 import (
 	"go/ast"
+	"go/build"
 	"go/types"
 	"iter"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -106,6 +108,15 @@ func runHot(pass *analysis.Pass) (any, error) {
 	dirs, _ := gosrc.ParseDirectives(pass.Fset, pass.Files, pass.TypesInfo)
 	h := &hot{pass: pass, dirs: dirs}
 	h.atomics = h.atomicMembers()
+	if inGOROOT(pass) {
+		// The standard library's types are known by their types alone:
+		// mglayout vet reads its packages from export data, and go vet,
+		// which reads them from source, must find the same. The sync
+		// types are kept whole anyway; outside them and internal
+		// packages, two types (go/types.Named, os/exec.Cmd) have a
+		// plain word written through sync/atomic.
+		return h, nil
+	}
 	// Facts are found from the types alone, as importers compose them:
 	// go vet runs this on every dependency, where building the model
 	// would cost most of the run.
@@ -113,6 +124,16 @@ func runHot(pass *analysis.Pass) (any, error) {
 		h.exportFact(tn, named)
 	}
 	return h, nil
+}
+
+// inGOROOT reports whether a pass is over a package of the standard
+// library: its files lie in GOROOT/src.
+func inGOROOT(pass *analysis.Pass) bool {
+	if len(pass.Files) == 0 || build.Default.GOROOT == "" {
+		return false
+	}
+	name := pass.Fset.File(pass.Files[0].Pos()).Name()
+	return strings.HasPrefix(name, filepath.Join(build.Default.GOROOT, "src")+string(filepath.Separator))
 }
 
 // fact returns the fact an imported type carries.

@@ -10,12 +10,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/analysis/passes/fieldalignment"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/mglayout/mglayout/layout/falsesharing"
@@ -27,12 +27,8 @@ import (
 // modules from the module proxy, so it runs only when asked:
 //
 //	go test ./layout/falsesharing -run 'TestPanel' -panel -v -timeout 30m
-var (
-	panelFlag = flag.Bool("panel", false,
-		"check the panel of real modules in testdata/panel (downloads them; see TestPanel)")
-	panelMaxRatio = flag.Float64("panelmaxratio", 0,
-		"with -panel, fail TestPanelSpeed when the time of falsesharing over that of fieldalignment exceeds this (0: do not check)")
-)
+var panelFlag = flag.Bool("panel", false,
+	"check the panel of real modules in testdata/panel (downloads them; see TestPanel)")
 
 // panelArches are the GOARCHes the panel is checked for, each on its own
 // build: their line sizes differ, and so may the findings.
@@ -56,7 +52,7 @@ func panelEnv(goarch string) []string {
 }
 
 // downloadPanel fetches the modules of a panel's directory.
-func downloadPanel(t *testing.T, dir string) {
+func downloadPanel(t testing.TB, dir string) {
 	t.Helper()
 	cmd := exec.Command("go", "mod", "download")
 	cmd.Dir = dir
@@ -67,7 +63,7 @@ func downloadPanel(t *testing.T, dir string) {
 }
 
 // panelPackages reads the import paths in packages.txt.
-func panelPackages(t *testing.T) []string {
+func panelPackages(t testing.TB) []string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(panelDir, "packages.txt"))
 	if err != nil {
@@ -323,63 +319,64 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// TestPanelSpeed times the falsesharing analyzer against fieldalignment
-// on the panel's packages, built for amd64, as a user of either tool
-// waits for it: loading and type-checking the packages (each round loads
-// them afresh for each analyzer, so that neither finds the other's work
-// in memory) and the analysis, which for falsesharing includes every
-// dependency analysed for its facts. The two are interleaved, for 5
-// rounds, and the medians compared, of the whole run and of the analysis
-// alone. The ratios are logged; the whole run's is checked only against
-// -panelmaxratio when that is given.
-func TestPanelSpeed(t *testing.T) {
-	skipUnlessPanel(t)
-	downloadPanel(t, panelDir)
-	paths := panelPackages(t)
-	const goarch = "amd64"
-	setFlags(t, goarch, "")
-
-	timeOne := func(a *analysis.Analyzer) (wall, analysed time.Duration) {
-		start := time.Now()
-		pkgs := loadPanel(t, panelDir, goarch, paths)
-		loaded := time.Now()
-		g, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
-		end := time.Now()
-		if err != nil {
-			t.Fatalf("%s: %v", a.Name, err)
+// BenchmarkPanelVet runs mglayout vet on the panel's packages, as a user
+// runs it, for one GOARCH and for two, and fieldalignment's command on the
+// same packages, each a process of its own that loads the packages
+// afresh; each runs once first, untimed, so that the go command's build
+// cache holds the export data both read. Besides the time of a run it
+// reports the process's peak resident memory, as peak-MB. Compare the
+// runs with benchstat:
+//
+//	go test ./layout/falsesharing -run '^$' -bench PanelVet -panel -count 5 -timeout 1h
+func BenchmarkPanelVet(b *testing.B) {
+	if !*panelFlag {
+		b.Skip("the panel downloads real modules; run it with: go test ./layout/falsesharing -run '^$' -bench PanelVet -panel -count 5 -timeout 1h")
+	}
+	downloadPanel(b, panelDir)
+	paths := panelPackages(b)
+	bin := b.TempDir()
+	mglayout := filepath.Join(bin, "mglayout")
+	fieldalignment := filepath.Join(bin, "fieldalignment")
+	for _, build := range [][]string{
+		{mglayout, "github.com/mglayout/mglayout/cmd/mglayout"},
+		{fieldalignment, "golang.org/x/tools/go/analysis/passes/fieldalignment/cmd/fieldalignment"},
+	} {
+		if out, err := exec.Command("go", "build", "-o", build[0], build[1]).CombinedOutput(); err != nil {
+			b.Fatalf("go build %s: %v\n%s", build[1], err, out)
 		}
-		for act := range g.All() {
-			if act.Err != nil {
-				t.Fatalf("%s: %s: %v", a.Name, act.Package.ID, act.Err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		ok   []int // exit statuses of a run that worked: with and without findings
+	}{
+		{"tool=mglayout/goarch=amd64", slices.Concat([]string{mglayout, "vet", "-falsesharing.arch=amd64"}, paths), []int{0, 1}},
+		{"tool=mglayout/goarch=amd64,arm64", slices.Concat([]string{mglayout, "vet", "-falsesharing.arch=amd64,arm64"}, paths), []int{0, 1}},
+		{"tool=fieldalignment/goarch=amd64", slices.Concat([]string{fieldalignment}, paths), []int{0, 3}},
+	} {
+		run := func(b *testing.B) int64 {
+			cmd := exec.Command(tc.args[0], tc.args[1:]...)
+			cmd.Dir = panelDir
+			cmd.Env = panelEnv("amd64")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			if code := cmd.ProcessState.ExitCode(); !slices.Contains(tc.ok, code) {
+				b.Fatalf("%s: %v\n%s", tc.name, err, stderr.String())
 			}
+			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+				return int64(ru.Maxrss) // kilobytes on Linux
+			}
+			return 0
 		}
-		return end.Sub(start), end.Sub(loaded)
-	}
-
-	const rounds = 5
-	var mine, theirs, mineAnalysis, theirAnalysis []time.Duration
-	run := func(a *analysis.Analyzer, wall, an *[]time.Duration) {
-		w, x := timeOne(a)
-		*wall, *an = append(*wall, w), append(*an, x)
-	}
-	for i := range rounds {
-		// Alternate which goes first, so that neither always runs on a
-		// warmer or a more crowded machine.
-		if i%2 == 0 {
-			run(falsesharing.Analyzer, &mine, &mineAnalysis)
-			run(fieldalignment.Analyzer, &theirs, &theirAnalysis)
-		} else {
-			run(fieldalignment.Analyzer, &theirs, &theirAnalysis)
-			run(falsesharing.Analyzer, &mine, &mineAnalysis)
-		}
-	}
-	m, f := median(mine), median(theirs)
-	ratio := float64(m) / float64(f)
-	t.Logf("falsesharing: median %v of %v (analysis alone %v)", m, mine, median(mineAnalysis))
-	t.Logf("fieldalignment: median %v of %v (analysis alone %v)", f, theirs, median(theirAnalysis))
-	t.Logf("ratio falsesharing/fieldalignment: %.2f (analysis alone %.1f)", ratio, float64(median(mineAnalysis))/float64(median(theirAnalysis)))
-	if *panelMaxRatio > 0 && ratio > *panelMaxRatio {
-		t.Errorf("falsesharing takes %.2f times as long as fieldalignment, over -panelmaxratio=%g", ratio, *panelMaxRatio)
+		run(b)
+		b.Run(tc.name, func(b *testing.B) {
+			var peak int64
+			for b.Loop() {
+				peak = max(peak, run(b))
+			}
+			b.ReportMetric(float64(peak)/1024, "peak-MB")
+		})
 	}
 }
 

@@ -144,15 +144,14 @@ func analyzeCase(o *Object, touches [][]access.Touch, line, phase int64) Case {
 	}
 	objLines := layout.SpanOf(0, s.Size, line, phase)
 	n := objLines.Last + 1
-	// Per line, per path: the bytes touched and the bytes written.
-	touched := make([][][]span, n)
-	written := make([][][]span, n)
-	members := make([][][]string, n) // per line, per path: members touched there
-	for l := range n {
-		touched[l] = make([][]span, len(o.Paths))
-		written[l] = make([][]span, len(o.Paths))
-		members[l] = make([][]string, len(o.Paths))
+	// Per line, per path: the bytes touched and written and the members
+	// touched there, for the lines some path touches: a large object
+	// has many lines, most untouched.
+	type lineTouches struct {
+		touched, written [][]span
+		members          [][]string
 	}
+	lines := make([]*lineTouches, n)
 	for pi, ts := range touches {
 		for _, t := range ts {
 			if t.End == t.Offset {
@@ -160,13 +159,18 @@ func analyzeCase(o *Object, touches [][]access.Touch, line, phase int64) Case {
 			}
 			sp := layout.SpanOf(t.Offset, t.End-t.Offset, line, phase)
 			for l := sp.First; l <= sp.Last; l++ {
-				lo, hi := max(t.Offset, l*line-phase), min(t.End, (l+1)*line-phase)
-				touched[l][pi] = append(touched[l][pi], span{lo, hi})
-				if t.Op.Writes() {
-					written[l][pi] = append(written[l][pi], span{lo, hi})
+				lt := lines[l]
+				if lt == nil {
+					lt = &lineTouches{make([][]span, len(o.Paths)), make([][]span, len(o.Paths)), make([][]string, len(o.Paths))}
+					lines[l] = lt
 				}
-				if !slices.Contains(members[l][pi], t.Member) {
-					members[l][pi] = append(members[l][pi], t.Member)
+				lo, hi := max(t.Offset, l*line-phase), min(t.End, (l+1)*line-phase)
+				lt.touched[pi] = append(lt.touched[pi], span{lo, hi})
+				if t.Op.Writes() {
+					lt.written[pi] = append(lt.written[pi], span{lo, hi})
+				}
+				if !slices.Contains(lt.members[pi], t.Member) {
+					lt.members[pi] = append(lt.members[pi], t.Member)
 				}
 			}
 		}
@@ -184,12 +188,18 @@ func analyzeCase(o *Object, touches [][]access.Touch, line, phase int64) Case {
 		if end := (l+1)*line - phase; end > paddedEnd(s, phase) {
 			ls.ExposedAfter = end - paddedEnd(s, phase)
 		}
+		lt := lines[l]
+		if lt == nil {
+			c.Lines = append(c.Lines, ls)
+			continue
+		}
+		touched, written, members := lt.touched, lt.written, lt.members
 		for pi, p := range o.Paths {
-			if len(touched[l][pi]) == 0 {
+			if len(touched[pi]) == 0 {
 				continue
 			}
 			ls.Touchers = append(ls.Touchers, p.Name)
-			if len(written[l][pi]) > 0 {
+			if len(written[pi]) > 0 {
 				ls.Writers = append(ls.Writers, p.Name)
 			}
 			f := &c.Paths[pi]
@@ -199,17 +209,17 @@ func analyzeCase(o *Object, touches [][]access.Touch, line, phase int64) Case {
 			}
 		}
 		for wi, w := range o.Paths {
-			if len(written[l][wi]) == 0 {
+			if len(written[wi]) == 0 {
 				continue
 			}
 			for pi, p := range o.Paths {
-				if len(touched[l][pi]) == 0 || (pi == wi && !p.Contended()) {
+				if len(touched[pi]) == 0 || (pi == wi && !p.Contended()) {
 					continue
 				}
 				pair := Pair{Writer: w.Name, Other: p.Name, Weight: w.Weight(nominalCPUs)}
-				pair.True = pi == wi || anyOverlap(touched[l][pi], written[l][wi])
-				for _, m := range members[l][pi] {
-					if !pair.True || pi == wi || anyOverlap(memberSpans(touches[pi], m, l, line, phase), written[l][wi]) {
+				pair.True = pi == wi || anyOverlap(touched[pi], written[wi])
+				for _, m := range members[pi] {
+					if !pair.True || pi == wi || anyOverlap(memberSpans(touches[pi], m, l, line, phase), written[wi]) {
 						pair.Members = append(pair.Members, m)
 					}
 				}
