@@ -232,9 +232,11 @@ func (c *checker) padElementFix(f *finding, arr *layout.Field, elem, line int64)
 	if fields := st.Fields.List; len(fields) > 0 {
 		last := fields[len(fields)-1]
 		if at, ok := last.Type.(*ast.ArrayType); ok && paddingName(last) {
-			if old, ok := intLit(at.Len); ok && at.Elt.(*ast.Ident).Name == "byte" {
-				return []analysis.SuggestedFix{{Message: message,
-					TextEdits: []analysis.TextEdit{{Pos: at.Len.Pos(), End: at.Len.End(), NewText: []byte(strconv.FormatInt(old+n, 10))}}}}
+			if elt, isIdent := at.Elt.(*ast.Ident); isIdent && elt.Name == "byte" {
+				if old, ok := intLit(at.Len); ok {
+					return []analysis.SuggestedFix{{Message: message,
+						TextEdits: []analysis.TextEdit{{Pos: at.Len.Pos(), End: at.Len.End(), NewText: []byte(strconv.FormatInt(old+n, 10))}}}}
+				}
 			}
 		}
 	}
