@@ -13,13 +13,14 @@ func init() {
 	register(&cli.Command{
 		Name:  "vet",
 		Args:  "[packages]",
-		Short: "the go vet analyzer (rules FS1-FS5) standalone, as text, JSON or SARIF",
+		Short: "the go vet analyzer (rules FS1-FS6) standalone, as text, JSON or SARIF",
 		Long: `Vet runs the analyzer that go vet -vettool=$(which mglayout) runs, over the
 packages (default "."), and prints its findings: array elements smaller than
 a line that different CPUs write (FS1), a hot member beside members used
 independently (FS2), padding that separates members only at some phases
-(FS3), padding sized for 64-byte lines where a line is larger (FS4), and
-padding that comes to a whole line (FS5). The rules are documented at
+(FS3), padding sized for 64-byte lines where a line is larger (FS4),
+padding that comes to a whole line (FS5), and trailing padding longer than
+a line needs (FS6). The rules are documented at
 ` + falsesharing.Analyzer.URL + `.
 
 -format text prints file:line:col: message, as go vet does; json an array

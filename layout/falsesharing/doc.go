@@ -21,6 +21,7 @@
 //	FS3 phase-padding       padding separates hot members only when the object starts on a line boundary
 //	FS4 short-padding       padding sized for 64-byte lines on a GOARCH whose line is larger
 //	FS5 whole-line-padding  computed padding that comes to a whole line when none is needed
+//	FS6 oversized-padding   trailing padding longer than the line it is to keep the next object off
 //
 // Who writes what at the same time comes from the concurrency model of
 // package concurrency, built on the package's SSA form: operations

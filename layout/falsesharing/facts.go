@@ -199,11 +199,15 @@ func (h *hot) holdsHot(tn *types.TypeName) bool {
 		n, ok := types.Unalias(t).(*types.Named)
 		return ok && n.Origin().Obj().Pkg() == h.pass.Pkg && h.interesting(n.Origin().Obj())
 	}
-	// A table of the package's structs that goroutines may each own an
-	// element of (shards merged one goroutine per shard).
+	// A table of the package's structs, or of words, that goroutines
+	// may each own an element of (shards merged one goroutine per
+	// shard, counts[w] += n in worker w).
 	ownTable := func(t types.Type) bool {
 		if elemOf(t) == t || !h.startsGoroutines() {
 			return false
+		}
+		if isWord(elemOf(t)) {
+			return true
 		}
 		n, ok := types.Unalias(elemOf(t)).(*types.Named)
 		if !ok || n.Obj().Pkg() != h.pass.Pkg {

@@ -24,6 +24,7 @@ var fixPackages = []struct{ pkg, arch string }{
 	{"fix/fs3", "amd64"},       // grow the pad to a line at every phase
 	{"fix/fs4", "amd64,arm64"}, // grow the pad, pad the elements, for 128
 	{"fix/fs5", "amd64"},       // (L - s%L) % L
+	{"fix/fs6", "amd64"},       // shorten the trailing pad
 	{"fix/wide", "amd64,arm64"},
 }
 

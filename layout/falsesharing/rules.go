@@ -5,7 +5,7 @@ import "strings"
 // Rule is one check of the analyzer, as data: its stable ID is the
 // diagnostic's category, the SARIF rule ID and the README anchor.
 type Rule struct {
-	ID      string // stable: FS1 ... FS5
+	ID      string // stable: FS1 ... FS6
 	Name    string // a short name, for listings
 	Summary string // one line
 	Doc     string // a paragraph: what and why
@@ -130,13 +130,44 @@ same multiple and adds nothing when none is needed.`,
 		Bad:  `pad [64 - unsafe.Sizeof(inner{})%64]byte // 64 bytes when inner is 64`,
 		Good: `pad [(64 - unsafe.Sizeof(inner{})%64) % 64]byte`,
 	}
+	OversizedPadding = &Rule{
+		ID: "FS6", Name: "oversized-padding", Waste: true,
+		Summary: "trailing padding longer than the line it is to keep the next object off",
+		Doc: `Padding at the end of a struct keeps the next element of a table, or the
+next object of the allocator's size class, off the struct's last line. It
+needs to reach the next multiple of the line, no further: a [128]byte pad
+after 48 bytes of data makes 176-byte elements where 128 keep them a line
+apart, and a trailing pad on an object whose size class already starts each
+one on a line separates nothing at all. The bytes beyond are lost in every
+element, and so is the cache capacity they take. The analyzer reports
+padding that costs at least 16 bytes and an eighth of the element, at the
+largest line of the GOARCHes checked and never below 128 bytes (x86's
+adjacent-line prefetcher fetches 128-byte pairs, and padding for it is no
+waste), where the smaller size is one the allocator starts on a line
+boundary: a slice's backing array, an object of its own. The fix shortens
+the pad.`,
+		Bad: `type shard struct {
+	hits, misses atomic.Int64
+	keys         [4]uint64
+	_            [128]byte // 176-byte shards
+}
+
+type cache struct{ shards []shard }`,
+		Good: `type shard struct {
+	hits, misses atomic.Int64
+	keys         [4]uint64
+	_            [80]byte // one 128-byte line per shard
+}
+
+type cache struct{ shards []shard }`,
+	}
 )
 
 //go:generate go run mkreadme.go
 
 // Rules lists every rule, in ID order; the README's section on them is
 // written from this list (go generate).
-var Rules = []*Rule{ShardStride, Neighbour, PhasePadding, ShortPadding, WholeLinePadding}
+var Rules = []*Rule{ShardStride, Neighbour, PhasePadding, ShortPadding, WholeLinePadding, OversizedPadding}
 
 // WasteRule reports whether the rule of an ID reports wasted padding.
 func WasteRule(id string) bool {

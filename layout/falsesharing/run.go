@@ -120,6 +120,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	c.checkComputedPadding()
+	if err := c.checkOversizedPadding(); err != nil {
+		return nil, err
+	}
 	c.reportAll()
 	return c.result, nil
 }
@@ -171,6 +174,7 @@ func (c *checker) checkType(tn *types.TypeName, named *types.Named, arch string)
 	declared := d != nil && len(d.Paths) > 0
 	uses := append(slices.Clone(c.hot.hotMembers(tn)), c.hot.memberFacts(named)...)
 	uses = append(uses, c.hot.paddedMembers(named)...)
+	uses = append(uses, c.ownedMemberShards(tn, named)...)
 	name, note := types.TypeString(named, types.RelativeTo(c.pass.Pkg)), ""
 	if si, ok := c.standIns[named]; ok {
 		name, note = si.name, si.note

@@ -3,6 +3,7 @@ package falsesharing
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/mglayout/mglayout/layout"
@@ -180,14 +181,41 @@ func (c *checker) ownedShards(owner types.Object, table string, elem types.Type)
 			out = append(out, p)
 			continue
 		}
-		// Whole elements stored: each of their members is written.
-		if st, ok := elem.Underlying().(*types.Struct); ok {
-			for i := range st.NumFields() {
-				out = append(out, p+"."+st.Field(i).Name())
-			}
+		// Whole elements stored: each of their members is written; a
+		// word is its element.
+		st, ok := elem.Underlying().(*types.Struct)
+		if !ok {
+			out = append(out, p)
+			continue
+		}
+		for i := range st.NumFields() {
+			out = append(out, p+"."+st.Field(i).Name())
 		}
 	}
 	return out
+}
+
+// ownedMemberShards returns, of the arrays that a struct type holds as
+// members, the members of their elements that goroutines write in an
+// element of their own (ownedShards): counts [8]int64 that worker w
+// adds to at counts[w].
+func (c *checker) ownedMemberShards(tn *types.TypeName, named *types.Named) []string {
+	if !c.hot.startsGoroutines() {
+		return nil
+	}
+	var out []string
+	for path, v := range c.hot.memberVars(named) {
+		if a, ok := v.Type().Underlying().(*types.Array); ok && a.Len() > 2 && (isWord(a.Elem()) || isStructType(a.Elem())) {
+			out = append(out, c.ownedShards(tn, path, a.Elem())...)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func isStructType(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
 }
 
 // stripedWords returns the table itself as its hot member when some

@@ -19,6 +19,18 @@ type callback struct {
 	fn       *ssa.Function
 	recv     []ssa.Value
 	bindings []ssa.Value
+	// local: found within the calling code's own values (a closure it
+	// made and kept in a local slice), not in a field or a parameter
+	// that other code may set otherwise: the call surely runs it.
+	local bool
+}
+
+// stored marks callbacks as found through a field or a parameter.
+func stored(cbs []callback) []callback {
+	for i := range cbs {
+		cbs[i].local = false
+	}
+	return cbs
 }
 
 // callbacks returns the package's functions that a function value may
@@ -32,7 +44,7 @@ func (b *builder) callbacks(v ssa.Value, depth int) []callback {
 	switch x := v.(type) {
 	case *ssa.Function:
 		if b.inPkg(x) {
-			return []callback{{fn: x}}
+			return []callback{{fn: x, local: true}}
 		}
 	case *ssa.MakeClosure:
 		f, ok := x.Fn.(*ssa.Function)
@@ -40,12 +52,12 @@ func (b *builder) callbacks(v ssa.Value, depth int) []callback {
 			return nil
 		}
 		if b.inPkg(f) {
-			return []callback{{fn: f, bindings: x.Bindings}}
+			return []callback{{fn: f, bindings: x.Bindings, local: true}}
 		}
 		// A method value: the bound method, on the receiver bound.
 		if m, ok := f.Object().(*types.Func); ok && len(x.Bindings) == 1 {
 			if mf := b.pkg.Prog.FuncValue(m); b.inPkg(mf) {
-				return []callback{{fn: mf, recv: x.Bindings}}
+				return []callback{{fn: mf, recv: x.Bindings, local: true}}
 			}
 		}
 	case *ssa.Phi:
@@ -57,14 +69,37 @@ func (b *builder) callbacks(v ssa.Value, depth int) []callback {
 	case *ssa.ChangeType:
 		return b.callbacks(x.X, depth)
 	case *ssa.UnOp:
+		if fv, ok := x.X.(*ssa.FreeVar); ok && x.Op == token.MUL {
+			return b.callbacks(fv, depth) // captured by reference
+		}
+		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
+			// An element of a local slice of functions: those
+			// appended to it (workers = append(workers, func() {...})).
+			var out []callback
+			for _, e := range appended(ia.X, map[ssa.Value]bool{}) {
+				out = append(out, b.callbacks(e, depth-1)...)
+			}
+			return out
+		}
 		if field := b.fieldOf(x.X); x.Op == token.MUL && field != nil {
 			b.storedIndex(field, 0) // fills fieldStores
 			var out []callback
 			for _, sv := range b.fieldStores[field] {
 				out = append(out, b.callbacks(sv, depth-1)...)
 			}
-			return out
+			return stored(out)
 		}
+	case *ssa.FreeVar:
+		// What each closure made of the function binds it to.
+		fn := x.Parent()
+		i := slices.Index(fn.FreeVars, x)
+		var out []callback
+		for _, mc := range b.closureSites()[fn] {
+			if v := boundValue(mc, i); v != nil {
+				out = append(out, b.callbacks(v, depth-1)...)
+			}
+		}
+		return out
 	case *ssa.Parameter:
 		fn := x.Parent()
 		i := slices.Index(fn.Params, x)
@@ -74,9 +109,90 @@ func (b *builder) callbacks(v ssa.Value, depth int) []callback {
 				out = append(out, b.callbacks(c.Args[i], depth-1)...)
 			}
 		}
+		return stored(out)
+	}
+	return nil
+}
+
+// appended returns the values appended to a local slice, following it
+// through phi nodes and append calls to where it is made.
+func appended(v ssa.Value, seen map[ssa.Value]bool) []ssa.Value {
+	if seen[v] {
+		return nil
+	}
+	seen[v] = true
+	switch x := v.(type) {
+	case *ssa.Phi:
+		var out []ssa.Value
+		for _, e := range x.Edges {
+			out = append(out, appended(e, seen)...)
+		}
+		return out
+	case *ssa.Call:
+		if bi, ok := x.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "append" || len(x.Call.Args) != 2 {
+			return nil
+		}
+		out := appended(x.Call.Args[0], seen)
+		// The values appended are stored into the elements of the array
+		// that the variadic slice is made of.
+		if sl, ok := x.Call.Args[1].(*ssa.Slice); ok {
+			if arr, ok := sl.X.(*ssa.Alloc); ok {
+				for _, r := range *arr.Referrers() {
+					if ia, ok := r.(*ssa.IndexAddr); ok {
+						for _, rr := range *ia.Referrers() {
+							if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+								out = append(out, st.Val)
+							}
+						}
+					}
+				}
+			}
+		}
 		return out
 	}
 	return nil
+}
+
+// closureSites returns where each closure of the package is made, on
+// first use, and notes the functions that start goroutines in a loop.
+func (b *builder) closureSites() map[*ssa.Function][]*ssa.MakeClosure {
+	if b.closures == nil {
+		b.closures = map[*ssa.Function][]*ssa.MakeClosure{}
+		b.spawnsInLoop = map[*ssa.Function]bool{}
+		for _, fn := range b.sourceFuncs() {
+			var loops map[*ssa.BasicBlock]bool
+			for _, blk := range fn.Blocks {
+				for _, in := range blk.Instrs {
+					switch in := in.(type) {
+					case *ssa.MakeClosure:
+						if f, ok := in.Fn.(*ssa.Function); ok {
+							b.closures[f] = append(b.closures[f], in)
+						}
+					case *ssa.Go:
+						if loops == nil {
+							loops = loopBlocks(fn)
+						}
+						b.spawnsInLoop[fn] = b.spawnsInLoop[fn] || loops[blk]
+					}
+				}
+			}
+		}
+	}
+	return b.closures
+}
+
+// boundValue is what a closure binds its i'th free variable to: the
+// value, or what is stored into a variable captured by reference; nil
+// where that is not one value.
+func boundValue(mc *ssa.MakeClosure, i int) ssa.Value {
+	if i < 0 || i >= len(mc.Bindings) {
+		return nil
+	}
+	v := mc.Bindings[i]
+	if alloc, ok := v.(*ssa.Alloc); ok {
+		return storedOnce(alloc)
+	}
+	return v
 }
 
 // maxImplementations bounds the implementations an interface call is

@@ -30,7 +30,13 @@ func (b *builder) classifyOnce(v ssa.Value, depth int) Index {
 	case *ssa.Const:
 		return Const
 	case *ssa.Parameter:
-		return max(b.spawnedIndex(x, depth), nameIndex(x.Name()))
+		// A parameter named, or of a type named, for what it picks: a
+		// worker's index, a reader's token.
+		k := max(b.spawnedIndex(x, depth), nameIndex(x.Name()))
+		if n, ok := types.Unalias(x.Type()).(*types.Named); ok {
+			k = max(k, nameIndex(n.Obj().Name()))
+		}
+		return k
 	case *ssa.Call:
 		return b.callIndex(x.Common(), depth)
 	case *ssa.Extract:
@@ -43,7 +49,12 @@ func (b *builder) classifyOnce(v ssa.Value, depth int) Index {
 		return b.classify(x.X, depth+1)
 	case *ssa.ChangeType:
 		return b.classify(x.X, depth+1)
+	case *ssa.FreeVar:
+		return b.boundIndex(x, depth)
 	case *ssa.UnOp:
+		if fv, ok := x.X.(*ssa.FreeVar); ok && x.Op == token.MUL {
+			return b.boundIndex(fv, depth) // a variable captured by reference
+		}
 		if x.Op == token.MUL {
 			// A loaded value: a field that holds what the package
 			// stores into it (a token's slot drawn at random), or one
@@ -235,7 +246,7 @@ func hashPackage(path string) bool {
 // cannot show (the runtime's P, a CPU number handed in by the caller).
 func nameIndex(name string) Index {
 	n := strings.ToLower(name)
-	for _, s := range []string{"procpin", "cpu", "goid", "procid", "fastrand", "cheaprand", "rand", "shard", "stripe", "worker", "pid"} {
+	for _, s := range []string{"procpin", "cpu", "goid", "procid", "fastrand", "cheaprand", "rand", "shard", "stripe", "worker", "pid", "token", "ticket"} {
 		if strings.Contains(n, s) {
 			return Stripe
 		}
@@ -301,6 +312,63 @@ func (b *builder) storedIndex(f *types.Var, depth int) Index {
 // spawnedIndex classifies a parameter of a function started as
 // goroutines: one goroutine per loop iteration (go work(i)) gives each
 // its own element.
+// boundIndex classifies a free variable of a goroutine's closure as
+// spawnedIndex does a parameter: bound at every go statement that
+// starts it to a loop's variable or a stripe (go func() { counts[w]++ }()
+// in for w := range n), it picks an element per goroutine. So does a
+// closure made in a loop of a function that starts goroutines in a
+// loop, bound there to the loop's variable: workers kept in a slice,
+// each run by a goroutine of its own.
+func (b *builder) boundIndex(fv *ssa.FreeVar, depth int) Index {
+	fn := fv.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	var values []ssa.Value
+	for _, bindings := range b.goBindings[fn] {
+		if i >= len(bindings) {
+			return Unknown
+		}
+		v := bindings[i]
+		if alloc, ok := v.(*ssa.Alloc); ok {
+			v = storedOnce(alloc)
+		}
+		values = append(values, v)
+	}
+	if len(values) == 0 {
+		for _, mc := range b.closureSites()[fn] {
+			if !b.spawnsInLoop[mc.Parent()] {
+				return Unknown
+			}
+			values = append(values, boundValue(mc, i))
+		}
+	}
+	if len(values) == 0 {
+		return Unknown
+	}
+	for _, v := range values {
+		if v == nil {
+			return Unknown
+		}
+		if k := b.classify(v, depth+1); k != Loop && k != Stripe {
+			return Unknown
+		}
+	}
+	return Stripe
+}
+
+// storedOnce returns the one value stored into a local variable, or nil.
+func storedOnce(alloc *ssa.Alloc) ssa.Value {
+	var v ssa.Value
+	for _, r := range *alloc.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
+			if v != nil {
+				return nil
+			}
+			v = st.Val
+		}
+	}
+	return v
+}
+
 func (b *builder) spawnedIndex(p *ssa.Parameter, depth int) Index {
 	fn := p.Parent()
 	i := slices.Index(fn.Params, p)

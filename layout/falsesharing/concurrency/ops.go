@@ -18,6 +18,7 @@ func (b *builder) model() *Model {
 	b.callers = map[*ssa.Function][]*ssa.Function{}
 	b.sites = map[*ssa.Function][]*ssa.CallCommon{}
 	b.goSites = map[*ssa.Function][][]ssa.Value{}
+	b.goBindings = map[*ssa.Function][][]ssa.Value{}
 	for _, fn := range funcs {
 		var loops map[*ssa.BasicBlock]bool
 		for _, blk := range fn.Blocks {
@@ -49,6 +50,9 @@ func (b *builder) model() *Model {
 					b.sites[f] = append(b.sites[f], c)
 					if isGo {
 						b.goSites[f] = append(b.goSites[f], c.Args)
+						if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+							b.goBindings[f] = append(b.goBindings[f], mc.Bindings)
+						}
 					}
 				}
 				for _, a := range c.Args {

@@ -148,6 +148,13 @@ type builder struct {
 	// arguments of each go statement that starts it.
 	sites   map[*ssa.Function][]*ssa.CallCommon
 	goSites map[*ssa.Function][][]ssa.Value
+	// goBindings holds, for each closure a go statement starts, what
+	// each start binds its free variables to.
+	goBindings map[*ssa.Function][][]ssa.Value
+	// closures lists where each closure is made, spawnsInLoop the
+	// functions with a go statement in a loop (closureSites).
+	closures     map[*ssa.Function][]*ssa.MakeClosure
+	spawnsInLoop map[*ssa.Function]bool
 	// impls memoises implementations.
 	impls map[implKey][]*ssa.Function
 	// implTypes memoises implementers.
@@ -416,7 +423,7 @@ func (b *builder) call(emit func(acc, accID), fn *ssa.Function, c *ssa.CallCommo
 		}
 	} else if !c.IsInvoke() {
 		for _, t := range b.callbacks(c.Value, maxCallbackSteps) {
-			b.inline(emit, fn, t.fn, append(slices.Clone(t.recv), c.Args...), t.bindings, true)
+			b.inline(emit, fn, t.fn, append(slices.Clone(t.recv), c.Args...), t.bindings, !t.local)
 		}
 	} else {
 		// A call through an interface runs one of the package's own
