@@ -100,6 +100,17 @@ func (c *checker) oversizedPad(tn *types.TypeName, s *layout.Struct, arch string
 	o := &oversized{arch: arch, size: s.Size, need: need, lost: lost, line: line, pad: top[len(top)-1], after: top[n-1].Name}
 	smaller := *s
 	smaller.Size = need
+	// apart reports whether, objects of the smaller size stride bytes
+	// apart starting at every phase, the data of each stays off the
+	// lines of the next one's.
+	apart := func(phases []int64, stride int64) bool {
+		for _, p := range phases {
+			if stride == 0 || p%line+data > stride-stride%line {
+				return false
+			}
+		}
+		return len(phases) > 0
+	}
 	switch {
 	case c.valueElements()[tn]:
 		// A table: only a slice's backing array, an allocation of
@@ -112,14 +123,15 @@ func (c *checker) oversizedPad(tn *types.TypeName, s *layout.Struct, arch string
 			arr := smaller
 			arr.Size = k * need
 			p, err := placement.Phases(&arr, line, placement.Heap)
-			if err != nil || !slices.Equal(p.Phases, []int64{0}) {
+			if err != nil || !apart(p.Phases, need) {
 				return nil
 			}
 		}
-		o.element, o.why = true, fmt.Sprintf("a slice of them of %d bytes or more is allocated on a %d-byte boundary", 2*need, line)
+		o.element, o.why = true, fmt.Sprintf("in a slice's backing array, the data of each %d-byte element keeps off the next one's lines", need)
 	default:
 		p, err := placement.Phases(&smaller, line, placement.Heap)
-		if err != nil || !slices.Equal(p.Phases, []int64{0}) || c.globals[tn] {
+		stride, _ := placement.Stride(&smaller)
+		if err != nil || !apart(p.Phases, stride) || c.globals[tn] {
 			return nil
 		}
 		o.why = p.Reason
@@ -128,12 +140,31 @@ func (c *checker) oversizedPad(tn *types.TypeName, s *layout.Struct, arch string
 }
 
 // onlyInSlices reports whether the package holds values of a type as
-// elements of slices only, never of arrays.
+// elements of slices only: no member of its struct types and no
+// package-level variable is an array of them. A conversion to an array
+// pointer ((*[1 << 20]T)(p), a view of a slice's backing array) holds
+// nothing.
 func (c *checker) onlyInSlices(tn *types.TypeName) bool {
-	for _, tv := range c.pass.TypesInfo.Types {
-		if a, ok := tv.Type.Underlying().(*types.Array); ok {
-			if n, ok := types.Unalias(a.Elem()).(*types.Named); ok && n.Obj() == tn {
+	arrayOf := func(t types.Type) bool {
+		a, ok := t.Underlying().(*types.Array)
+		if !ok {
+			return false
+		}
+		n, ok := types.Unalias(a.Elem()).(*types.Named)
+		return ok && n.Obj() == tn
+	}
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Var:
+			if arrayOf(obj.Type()) {
 				return false
+			}
+		case *types.TypeName:
+			for _, v := range c.hot.memberVars(obj.Type()) {
+				if arrayOf(v.Type()) {
+					return false
+				}
 			}
 		}
 	}
@@ -151,7 +182,7 @@ func (c *checker) reportOversized(tn *types.TypeName, o *oversized, holds []Hold
 			return // FS5 says it already: the pad comes to a whole line
 		}
 	}
-	what := fmt.Sprintf("%s objects are %d bytes, where %d would start each on a %d-byte line of its own", tn.Name(), o.size, o.need, o.line)
+	what := fmt.Sprintf("%s objects are %d bytes, where %d would keep each off the next one's %d-byte lines", tn.Name(), o.size, o.need, o.line)
 	if o.element {
 		what = fmt.Sprintf("elements of []%s are %d bytes, where %d would keep them %d-byte lines apart", tn.Name(), o.size, o.need, o.line)
 	}

@@ -29,7 +29,7 @@ type Worker struct {
 	done  atomic.Int64
 	name  string
 	buf   [96]byte
-	_     [128]byte // want `Worker objects are 256 bytes, where 128 would start each on a 128-byte line of its own \(on amd64 and arm64: .*size class 128.*\): the padding after buf is 128 bytes longer than it needs to be, lost in each one \(FS6, declared\)`
+	_     [128]byte // want `Worker objects are 256 bytes, where 128 would keep each off the next one's 128-byte lines \(on amd64 and arm64: .*size class 128.*\): the padding after buf is 128 bytes longer than it needs to be, lost in each one \(FS6, declared\)`
 }
 
 func Start(n int) []*Worker {
