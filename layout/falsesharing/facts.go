@@ -57,6 +57,8 @@ type hot struct {
 	spawns, elemAtomics int8
 	// hotSizes memoises inHotRun.
 	hotSizes map[int64]bool
+	// stored memoises goStored.
+	stored map[types.Object]bool
 }
 
 // atomicElements reports whether the package uses sync/atomic on
@@ -162,7 +164,7 @@ func (h *hot) interesting(obj types.Object) bool {
 	}
 	h.interest[obj] = false // a type that holds itself through pointers
 	tn, ok := obj.(*types.TypeName)
-	v := ok && h.holdsHot(tn)
+	v := ok && (h.holdsHot(tn) || h.goStored()[tn])
 	h.interest[obj] = v
 	return v
 }
@@ -356,14 +358,106 @@ func (h *hot) atomicMembers() map[types.Object][]string {
 // own wrappers of atomics in other types, those the concurrency model
 // sees updated through a wrapper's methods. The model is built here only
 // for that, once: elsewhere it waits until a finding needs judging.
+//
+// So it is for the members that one goroutine alone writes with plain
+// stores on its steady path (concurrency.Model.SoleWriterStores), in the
+// types whose members the syntax shows a goroutine's function storing
+// (goStored): a committer's version, bumped per transaction beside what
+// every reader loads.
 func (h *hot) hotMembers(obj types.Object) []string {
 	if !h.lifted {
 		h.lifted = true
 		if h.holdsWrappers() {
 			h.liftWrappers()
 		}
+		if len(h.goStored()) > 0 {
+			h.liftSoleWriters()
+		}
 	}
 	return h.atomics[obj]
+}
+
+// goStored returns the package's struct types whose members a function
+// that a go statement starts (a method, a function, a literal) assigns
+// or increments through a selector, as the syntax shows: the types
+// whose plain members a goroutine may own. The answer is kept.
+func (h *hot) goStored() map[types.Object]bool {
+	if h.stored != nil {
+		return h.stored
+	}
+	h.stored = map[types.Object]bool{}
+	info := h.pass.TypesInfo
+	bodies := map[*types.Func]*ast.BlockStmt{}
+	for _, f := range h.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
+					bodies[fn] = fd.Body
+				}
+			}
+		}
+	}
+	store := func(e ast.Expr) {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return
+		}
+		if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+			if n, ok := types.Unalias(derefPtr(s.Recv())).(*types.Named); ok && n.Obj().Pkg() == h.pass.Pkg {
+				h.stored[n.Origin().Obj()] = true
+			}
+		}
+	}
+	for _, f := range h.pass.Files {
+		for n := range ast.Preorder(f) {
+			g, ok := n.(*ast.GoStmt)
+			if !ok {
+				continue
+			}
+			var body *ast.BlockStmt
+			switch fun := ast.Unparen(g.Call.Fun).(type) {
+			case *ast.FuncLit:
+				body = fun.Body
+			case *ast.SelectorExpr:
+				if fn, ok := info.Uses[fun.Sel].(*types.Func); ok {
+					body = bodies[fn]
+				}
+			case *ast.Ident:
+				if fn, ok := info.Uses[fun].(*types.Func); ok {
+					body = bodies[fn]
+				}
+			}
+			if body == nil {
+				continue
+			}
+			for m := range ast.Preorder(body) {
+				switch m := m.(type) {
+				case *ast.AssignStmt:
+					for _, l := range m.Lhs {
+						store(l)
+					}
+				case *ast.IncDecStmt:
+					store(m.X)
+				}
+			}
+		}
+	}
+	return h.stored
+}
+
+// liftSoleWriters adds to atomics the members that one goroutine alone
+// writes with plain stores on its steady path.
+func (h *hot) liftSoleWriters() {
+	m, _ := h.model()
+	if m == nil {
+		return
+	}
+	for obj, ms := range m.SoleWriterStores() {
+		if !h.goStored()[obj] {
+			continue
+		}
+		h.atomics[obj] = innermost(append(h.atomics[obj], ms...))
+	}
 }
 
 // liftWrappers adds to atomics what the model sees written atomically
@@ -479,4 +573,12 @@ func innermost(ms []string) []string {
 	})
 	slices.Sort(ms)
 	return slices.Compact(ms)
+}
+
+// derefPtr returns what a pointer type points to, or the type.
+func derefPtr(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }

@@ -375,9 +375,18 @@ func (c *checker) elementLocked(o object, arr string) bool {
 }
 
 // plainWrites reports whether the steady state writes a member with
-// plain stores outside any lock: an object one goroutine owns.
+// plain stores outside any lock: an object one goroutine owns. Not so
+// when the one goroutine that writes them runs beside the object's
+// other operations, once per object (a committer's version, read-loop
+// counters): it owns the member, not the object.
 func plainWrites(ts []concurrency.Touch) bool {
-	return slices.ContainsFunc(ts, func(t concurrency.Touch) bool { return t.Plain && t.Op.Steady() })
+	plain := func(t concurrency.Touch) bool { return t.Plain && t.Op.Steady() }
+	soleWriter := func(t concurrency.Touch) bool { return !plain(t) || t.Op.Goroutine && t.Op.Single }
+	return slices.ContainsFunc(ts, plain) && !allOf(ts, soleWriter)
+}
+
+func allOf[T any](xs []T, f func(T) bool) bool {
+	return !slices.ContainsFunc(xs, func(x T) bool { return !f(x) })
 }
 
 // serialised reports whether two accesses cannot happen at once: both

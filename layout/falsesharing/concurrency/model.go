@@ -467,6 +467,41 @@ func (m *Model) StripedWrites(obj types.Object, member string) []string {
 // concurrent use.
 func (m *Model) NotConcurrent(obj types.Object) bool { return m.notConcurrent[obj] }
 
+// SoleWriterStores returns the members of each struct type that one
+// goroutine writes with plain stores on its steady path, outside any
+// lock, and no other operation writes: a committer's version bumped
+// per transaction, the only writer's, which other CPUs may read on every
+// call. Such a goroutine runs once per object (Op.Single): it owns the
+// member, and its line moves on each store.
+func (m *Model) SoleWriterStores() map[types.Object][]string {
+	writers := map[lockKey][]*Op{}
+	for _, op := range m.Ops {
+		for _, a := range op.Accesses {
+			if a.Kind.Writes() && !a.Fresh {
+				k := lockKey{a.Obj, a.Member}
+				if !slices.Contains(writers[k], op) {
+					writers[k] = append(writers[k], op)
+				}
+			}
+		}
+	}
+	out := map[types.Object][]string{}
+	for _, op := range m.Ops {
+		if !op.Goroutine || !op.Single || !op.Steady() {
+			continue
+		}
+		for _, a := range op.Accesses {
+			k := lockKey{a.Obj, a.Member}
+			if _, isType := a.Obj.(*types.TypeName); !isType || !a.Kind.Writes() || a.Atomic || a.Fresh || a.Exceptional || len(a.Locks) > 0 ||
+				strings.ContainsAny(a.Member, "[") || len(writers[k]) != 1 || slices.Contains(out[a.Obj], a.Member) {
+				continue
+			}
+			out[a.Obj] = append(out[a.Obj], a.Member)
+		}
+	}
+	return out
+}
+
 // AtomicWrites returns, for each object, the members some operation
 // writes atomically: the members a package treats as hot whatever their
 // type (a uintptr that a wrapper's Add updates with sync/atomic). The
