@@ -67,20 +67,12 @@ func (e *lenEval) lens(files []*ast.File) map[*types.Array]int64 {
 // files is declared with.
 func constDecls(files []*ast.File, info *types.Info) map[types.Object]ast.Expr {
 	out := map[types.Object]ast.Expr{}
-	for _, f := range files {
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.CONST {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				vs := spec.(*ast.ValueSpec)
-				for i, name := range vs.Names {
-					if i < len(vs.Values) {
-						if obj := info.Defs[name]; obj != nil {
-							out[obj] = vs.Values[i]
-						}
-					}
+	for _, spec := range genSpecs(files, token.CONST) {
+		vs := spec.(*ast.ValueSpec)
+		for i, name := range vs.Names {
+			if i < len(vs.Values) {
+				if obj := info.Defs[name]; obj != nil {
+					out[obj] = vs.Values[i]
 				}
 			}
 		}

@@ -477,13 +477,16 @@ func (b *builder) loops(fn *ssa.Function, depth int) bool {
 			return true
 		}
 	}
-	if depth == 0 {
-		return false
-	}
+	return depth > 0 && b.callsDown(fn, depth-1, b.loops)
+}
+
+// callsDown reports whether a function calls one of the package's other
+// functions for which test, given depth, holds.
+func (b *builder) callsDown(fn *ssa.Function, depth int, test func(*ssa.Function, int) bool) bool {
 	for _, blk := range fn.Blocks {
 		for _, in := range blk.Instrs {
 			if call, ok := in.(*ssa.Call); ok {
-				if f := call.Common().StaticCallee(); f != nil && f != fn && b.inPkg(f) && b.loops(f, depth-1) {
+				if f := call.Common().StaticCallee(); f != nil && f != fn && b.inPkg(f) && test(f, depth) {
 					return true
 				}
 			}
@@ -605,22 +608,7 @@ func setsGlobals(fn *ssa.Function, accesses []Access) bool {
 // down, paces itself with the time package: a goroutine whose body
 // calls a report loop on a ticker runs on that ticker.
 func (b *builder) paced(fn *ssa.Function, depth int) bool {
-	if timer(fn) {
-		return true
-	}
-	if depth == 0 {
-		return false
-	}
-	for _, blk := range fn.Blocks {
-		for _, in := range blk.Instrs {
-			if call, ok := in.(*ssa.Call); ok {
-				if f := call.Common().StaticCallee(); f != nil && f != fn && b.inPkg(f) && b.paced(f, depth-1) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return timer(fn) || depth > 0 && b.callsDown(fn, depth-1, b.paced)
 }
 
 // statsNouns start the names of accessors that report a count or a size
