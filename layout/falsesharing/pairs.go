@@ -73,6 +73,20 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 	if other != "readers" {
 		partners = []string{baseMember(other)}
 	}
+	// A lock only read-locked is written, and touched, in its reader
+	// count alone, which may lie on another line than the rest of it.
+	offLine := func(member string) bool {
+		words, ok := c.readerCount(o, s, member)
+		if !ok {
+			return false
+		}
+		sp := layout.SpanOf(words.Offset, words.Size, cs.Line, cs.Phase)
+		return lp.Line < sp.First || lp.Line > sp.Last
+	}
+	if offLine(hot) {
+		return
+	}
+	partners = slices.DeleteFunc(slices.Clone(partners), offLine)
 	var onLine []string
 	for _, ls := range cs.Lines {
 		if ls.Index == lp.Line {
@@ -82,6 +96,55 @@ func (c *checker) consider(o object, s *layout.Struct, paths []*access.Path, arc
 	for _, m := range partners {
 		c.addPair(o, s, add, hot, m, c.judgePair(o, hot, m, onLine))
 	}
+}
+
+// readerCount returns the bytes of a sync.RWMutex member that its
+// writers write when every operation that writes it on the steady path
+// only takes or releases it for reading: from readerCount to the end
+// (readerCount and readerWait, the last 8 of its 24 bytes), at the
+// offsets the compiler gives sync's own declaration. RLock on every Get
+// writes that word, not the lock's first line.
+func (c *checker) readerCount(o object, s *layout.Struct, hot string) (layout.Field, bool) {
+	v := c.hot.memberVars(o.typ)[hot]
+	f := s.Field(hot)
+	if v == nil || f == nil {
+		return layout.Field{}, false
+	}
+	n, ok := types.Unalias(v.Type()).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync" || n.Obj().Name() != "RWMutex" {
+		return layout.Field{}, false
+	}
+	st, ok := n.Underlying().(*types.Struct)
+	sizes := types.SizesFor("gc", s.Arch)
+	if !ok || sizes == nil {
+		return layout.Field{}, false
+	}
+	var fields []*types.Var
+	at := -1
+	for i := range st.NumFields() {
+		fields = append(fields, st.Field(i))
+		if st.Field(i).Name() == "readerCount" {
+			at = i
+		}
+	}
+	if at < 0 {
+		return layout.Field{}, false
+	}
+	off := sizes.Offsetsof(fields)[at]
+	m := c.model()
+	if m == nil {
+		return layout.Field{}, false
+	}
+	wrote := false
+	for _, t := range m.Touches(o.owner(hot), hot, false) {
+		if t.Writes && !t.ExceptionalOnly && t.Op.Steady() {
+			if !t.ReadLocksOnly {
+				return layout.Field{}, false
+			}
+			wrote = true
+		}
+	}
+	return layout.Field{Offset: f.Offset + off, Size: f.Size - off}, wrote
 }
 
 // addPair adds a judged pair to the finding of its hot member, or, for

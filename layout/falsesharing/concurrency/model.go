@@ -61,7 +61,11 @@ type Access struct {
 	// Dynamic: made only through calls the code chooses at run time (a
 	// callback, an interface's implementation).
 	Dynamic bool
-	Index   Index
+	// ReadLock: a sync.RWMutex's RLock, RUnlock or TryRLock, which write
+	// only its reader count (readerCount and readerWait, its last 8
+	// bytes).
+	ReadLock bool
+	Index    Index
 	// ConstIndex is the element's index when Index is Const.
 	ConstIndex string
 	// Element says how the object was chosen when it was reached as an
@@ -293,6 +297,9 @@ type Touch struct {
 	// Direct: some access is made by a call the code names, not one it
 	// chooses at run time.
 	Direct bool
+	// ReadLocksOnly: every write takes or releases a sync.RWMutex for
+	// reading (Access.ReadLock).
+	ReadLocksOnly bool
 
 	mixedIndexes bool // some element write has no constant index
 	// writeSites are the blocks that name the member where the
@@ -339,7 +346,7 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 			return
 		}
 		if !t.Writes {
-			t.ExceptionalOnly = readsExceptional
+			t.ExceptionalOnly, t.ReadLocksOnly = readsExceptional, false
 		}
 		if t.Writes && !plain && len(consts) == 1 {
 			for c := range consts {
@@ -377,7 +384,7 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 			flush()
 		}
 		if t == nil {
-			t = &Touch{Op: oa.op, Locks: slices.Clone(a.Locks), ExceptionalOnly: true, Element: a.Element}
+			t = &Touch{Op: oa.op, Locks: slices.Clone(a.Locks), ExceptionalOnly: true, ReadLocksOnly: true, Element: a.Element}
 			consts, plain, readsExceptional = map[string]bool{}, false, true
 		} else {
 			t.Locks = intersect(t.Locks, a.Locks)
@@ -400,6 +407,7 @@ func (m *Model) Touches(obj types.Object, member string, slice bool) []Touch {
 				t.writeSites = append(t.writeSites, a.site)
 			}
 			t.ExceptionalOnly = t.ExceptionalOnly && a.Exceptional
+			t.ReadLocksOnly = t.ReadLocksOnly && a.ReadLock
 			if kind == Update {
 				t.Updates = true
 			}

@@ -133,7 +133,7 @@ func (b *builder) model() *Model {
 					}
 				}
 				op.Accesses = append(op.Accesses, Access{Obj: cd.obj, Member: member, Kind: a.kind, Atomic: a.atomic,
-					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, Exceptional: a.exceptional, Dynamic: a.dynamic, Index: idx, ConstIndex: constIdx, Element: elem, site: cd.site})
+					ConstStore: a.constStore, Locks: a.locks, Fresh: a.root == fresh, Exceptional: a.exceptional, Dynamic: a.dynamic, ReadLock: a.readLock, Index: idx, ConstIndex: constIdx, Element: elem, site: cd.site})
 			}
 		}
 		if op.Rare == "" && getter(fn, op.Accesses) {

@@ -20,6 +20,9 @@ type acc struct {
 	constStore  string
 	locks       []Lock
 	exceptional bool // made only on an exceptional path (exceptionalBlocks)
+	// readLock: a sync.RWMutex taken or released for reading, which
+	// writes only its reader count.
+	readLock bool
 	// dynamic: made only through a call the code chooses at run time
 	// (a callback in a field, one of an interface's implementations),
 	// which the operation may or may not make.
@@ -56,6 +59,9 @@ func (a *acc) key(b *builder) []byte {
 	}
 	if a.dynamic {
 		buf = append(buf, 'd')
+	}
+	if a.readLock {
+		buf = append(buf, 'r')
 	}
 	for _, l := range a.locks {
 		buf = strconv.AppendInt(append(buf, 4), int64(b.objID(l.Obj)), 10)
@@ -315,13 +321,23 @@ func refreshed(v ssa.Value) bool {
 // record adds an access through an address, when it reaches a member of
 // a struct type of the package or a root a caller can map.
 func (b *builder) record(emit func(acc, accID), fn *ssa.Function, addr ssa.Value, kind Kind, atomic bool, constStore string) {
+	b.recordAcc(emit, fn, addr, acc{kind: kind, atomic: atomic, constStore: constStore})
+}
+
+// recordAcc records an access to what addr points to, with a's kind.
+func (b *builder) recordAcc(emit func(acc, accID), fn *ssa.Function, addr ssa.Value, a acc) {
 	c := b.resolve(fn, addr)
 	c.cands = b.interesting(c.cands)
 	if len(c.cands) == 0 && c.root != param && c.root != freeVar {
 		return
 	}
-	emit(acc{chain: c, kind: kind, atomic: atomic, constStore: constStore}, -1)
+	a.chain = c
+	emit(a, -1)
 }
+
+// readLocks are the methods of sync.RWMutex that take or release it for
+// reading: they write its reader count alone.
+var readLocks = []string{"RLock", "RUnlock", "TryRLock"}
 
 func constOf(v ssa.Value) string {
 	if c, ok := v.(*ssa.Const); ok && c.Value != nil {
@@ -395,7 +411,8 @@ func (b *builder) call(emit func(acc, accID), fn *ssa.Function, c *ssa.CallCommo
 					// once (log once), unless other writes differ.
 					constStore = constOf(c.Args[2])
 				}
-				b.record(emit, fn, c.Args[0], k, true, constStore)
+				b.recordAcc(emit, fn, c.Args[0], acc{kind: k, atomic: true, constStore: constStore,
+					readLock: pkg == "sync" && recv == "RWMutex" && slices.Contains(readLocks, name)})
 			}
 			return
 		}
@@ -478,7 +495,7 @@ func (b *builder) inline(emit func(acc, accID), fn, callee *ssa.Function, args, 
 			continue
 		}
 		bc := b.resolve(fn, base)
-		m := acc{kind: a.kind, atomic: a.atomic, constStore: a.constStore, locks: a.locks, exceptional: a.exceptional, dynamic: a.dynamic}
+		m := acc{kind: a.kind, atomic: a.atomic, constStore: a.constStore, locks: a.locks, exceptional: a.exceptional, dynamic: a.dynamic, readLock: a.readLock}
 		m.tokens = slices.Concat(bc.tokens, a.tokens)
 		m.cands = make([]cand, len(bc.cands), len(bc.cands)+len(a.cands))
 		copy(m.cands, bc.cands)
