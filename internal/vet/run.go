@@ -170,7 +170,7 @@ func merge(a, b *Finding) *Finding {
 	var also []string
 	for _, h := range b.data.Holds {
 		if !slices.ContainsFunc(a.data.Holds, func(x falsesharing.Holding) bool { return x.GOARCH == h.GOARCH && x.Line == h.Line }) {
-			also = append(also, fmt.Sprintf("%d B lines on %s", h.Line, h.GOARCH))
+			also = append(also, h.String())
 		}
 	}
 	if len(also) == 0 {
@@ -201,13 +201,29 @@ func maxLine(f *falsesharing.Finding) int64 {
 // of the main modules and of the modules of the packages named build
 // from on a GOARCH: package metadata only, a go list.
 func checkedFiles(patterns []string, tests bool, tags []string, arch string) (map[string][]string, error) {
-	cfg := loadConfig(tests, tags, arch)
-	cfg.Mode = metadataMode
-	roots, err := packages.Load(cfg, patterns...)
+	roots, err := loadMetadata(patterns, tests, tags, arch)
 	if err != nil {
-		return nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), firstLine(err.Error()))
+		return nil, err
 	}
 	return filesOf(roots), nil
+}
+
+// loadMetadata loads what loadPackages and checkedFiles need to know of
+// every package before any is type-checked.
+func loadMetadata(patterns []string, tests bool, tags []string, arch string) ([]*packages.Package, error) {
+	cfg := loadConfig(tests, tags, arch)
+	cfg.Mode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule
+	roots, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		if np := gosrc.NoPackages("", patterns); len(roots) == 0 && !strings.HasPrefix(np.Error(), "no Go packages") {
+			return nil, np
+		}
+		return nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), firstLine(err.Error()))
+	}
+	if len(roots) == 0 {
+		return nil, gosrc.NoPackages("", patterns)
+	}
+	return roots, nil
 }
 
 // filesOf returns the files, by package ID, of the packages of the main
@@ -355,17 +371,9 @@ func sortFindings(findings []*Finding) {
 // read every dependency. It returns the packages named, and the files
 // of filesOf.
 func loadPackages(patterns []string, tests bool, tags []string, arch string) ([]*packages.Package, map[string][]string, error) {
-	cfg := loadConfig(tests, tags, arch)
-	cfg.Mode = metadataMode
-	roots, err := packages.Load(cfg, patterns...)
+	roots, err := loadMetadata(patterns, tests, tags, arch)
 	if err != nil {
-		if np := gosrc.NoPackages("", patterns); len(roots) == 0 && !strings.HasPrefix(np.Error(), "no Go packages") {
-			return nil, nil, np
-		}
-		return nil, nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), firstLine(err.Error()))
-	}
-	if len(roots) == 0 {
-		return nil, nil, gosrc.NoPackages("", patterns)
+		return nil, nil, err
 	}
 	// Loaded from source: the packages named and every dependency in a
 	// module, each named as a pattern of its own, without the
@@ -381,6 +389,7 @@ func loadPackages(patterns []string, tests bool, tags []string, arch string) ([]
 			fromSource = append(fromSource, p.PkgPath)
 		}
 	})
+	cfg := loadConfig(tests, tags, arch)
 	cfg.Mode = packages.LoadSyntax | packages.NeedModule | packages.NeedImports
 	pkgs, err := packages.Load(cfg, fromSource...)
 	if err != nil {
@@ -417,10 +426,6 @@ func loadPackages(patterns []string, tests bool, tags []string, arch string) ([]
 	}
 	return out, filesOf(roots), nil
 }
-
-// metadataMode loads what loadPackages and checkedFiles need to know
-// of every package before any is type-checked.
-const metadataMode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule
 
 // loadConfig is the configuration packages are loaded with, for a
 // GOARCH ("" for the host's) as the go command builds it: wasm with

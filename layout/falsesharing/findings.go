@@ -287,7 +287,7 @@ func (f *finding) whereText() string {
 	}
 	var parts []string
 	for _, p := range places {
-		parts = append(parts, fmt.Sprintf("%d B lines on %s%s", p.line, joinWords(p.archs), p.phases))
+		parts = append(parts, linesOn(p.line, p.archs)+p.phases)
 	}
 	for _, s := range f.layouts {
 		if s.Doc != "" {

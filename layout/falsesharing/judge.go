@@ -380,13 +380,9 @@ func (c *checker) elementLocked(o object, arr string) bool {
 // other operations, once per object (a committer's version, read-loop
 // counters): it owns the member, not the object.
 func plainWrites(ts []concurrency.Touch) bool {
-	plain := func(t concurrency.Touch) bool { return t.Plain && t.Op.Steady() }
-	soleWriter := func(t concurrency.Touch) bool { return !plain(t) || t.Op.Goroutine && t.Op.Single }
-	return slices.ContainsFunc(ts, plain) && !allOf(ts, soleWriter)
-}
-
-func allOf[T any](xs []T, f func(T) bool) bool {
-	return !slices.ContainsFunc(xs, func(x T) bool { return !f(x) })
+	return slices.ContainsFunc(ts, func(t concurrency.Touch) bool {
+		return t.Plain && t.Op.Steady() && !(t.Op.Goroutine && t.Op.Single)
+	})
 }
 
 // serialised reports whether two accesses cannot happen at once: both

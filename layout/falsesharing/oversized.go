@@ -57,7 +57,6 @@ func (c *checker) checkOversizedPadding() error {
 
 // oversized is trailing padding found too long on a GOARCH.
 type oversized struct {
-	arch       string
 	size, need int64 // the struct's size, and what would do
 	lost       int64
 	line       int64
@@ -97,7 +96,7 @@ func (c *checker) oversizedPad(tn *types.TypeName, s *layout.Struct, arch string
 	if lost < 16 || 8*lost < s.Size {
 		return nil
 	}
-	o := &oversized{arch: arch, size: s.Size, need: need, lost: lost, line: line, pad: top[len(top)-1], after: top[n-1].Name}
+	o := &oversized{size: s.Size, need: need, lost: lost, line: line, pad: top[len(top)-1], after: top[n-1].Name}
 	smaller := *s
 	smaller.Size = need
 	// apart reports whether, objects of the smaller size stride bytes

@@ -1,6 +1,7 @@
 package falsesharing
 
 import (
+	"fmt"
 	"go/token"
 	"slices"
 	"strings"
@@ -52,6 +53,14 @@ type Holding struct {
 	Phases []int64 `json:"phases"`
 	All    []int64 `json:"all_phases"`
 	Reason string  `json:"placement"`
+}
+
+// String names a holding as messages do: "64 B lines on amd64".
+func (h Holding) String() string { return linesOn(h.Line, []string{h.GOARCH}) }
+
+// linesOn names a line size on GOARCHes: "64 B lines on amd64 and arm64".
+func linesOn(line int64, archs []string) string {
+	return fmt.Sprintf("%d B lines on %s", line, joinWords(archs))
 }
 
 // GOARCHes returns the GOARCHes at which the finding holds, each once,

@@ -94,7 +94,7 @@ func (b *builder) callbacks(v ssa.Value, depth int) []callback {
 		fn := x.Parent()
 		i := slices.Index(fn.FreeVars, x)
 		var out []callback
-		for _, mc := range b.closureSites()[fn] {
+		for _, mc := range b.closures[fn] {
 			if v := boundValue(mc, i); v != nil {
 				out = append(out, b.callbacks(v, depth-1)...)
 			}
@@ -151,34 +151,6 @@ func appended(v ssa.Value, seen map[ssa.Value]bool) []ssa.Value {
 		return out
 	}
 	return nil
-}
-
-// closureSites returns where each closure of the package is made, on
-// first use, and notes the functions that start goroutines in a loop.
-func (b *builder) closureSites() map[*ssa.Function][]*ssa.MakeClosure {
-	if b.closures == nil {
-		b.closures = map[*ssa.Function][]*ssa.MakeClosure{}
-		b.spawnsInLoop = map[*ssa.Function]bool{}
-		for _, fn := range b.sourceFuncs() {
-			var loops map[*ssa.BasicBlock]bool
-			for _, blk := range fn.Blocks {
-				for _, in := range blk.Instrs {
-					switch in := in.(type) {
-					case *ssa.MakeClosure:
-						if f, ok := in.Fn.(*ssa.Function); ok {
-							b.closures[f] = append(b.closures[f], in)
-						}
-					case *ssa.Go:
-						if loops == nil {
-							loops = loopBlocks(fn)
-						}
-						b.spawnsInLoop[fn] = b.spawnsInLoop[fn] || loops[blk]
-					}
-				}
-			}
-		}
-	}
-	return b.closures
 }
 
 // boundValue is what a closure binds its i'th free variable to: the

@@ -334,13 +334,19 @@ func (b *builder) boundIndex(fv *ssa.FreeVar, depth int) Index {
 		values = append(values, v)
 	}
 	if len(values) == 0 {
-		for _, mc := range b.closureSites()[fn] {
+		for _, mc := range b.closures[fn] {
 			if !b.spawnsInLoop[mc.Parent()] {
 				return Unknown
 			}
 			values = append(values, boundValue(mc, i))
 		}
 	}
+	return b.perGoroutine(values, depth)
+}
+
+// perGoroutine is Stripe when every value a goroutine is started with
+// picks its own element (a loop's variable, or a stripe), else Unknown.
+func (b *builder) perGoroutine(values []ssa.Value, depth int) Index {
 	if len(values) == 0 {
 		return Unknown
 	}
@@ -372,17 +378,15 @@ func storedOnce(alloc *ssa.Alloc) ssa.Value {
 func (b *builder) spawnedIndex(p *ssa.Parameter, depth int) Index {
 	fn := p.Parent()
 	i := slices.Index(fn.Params, p)
-	sites := b.goSites[fn]
-	if i < 0 || len(sites) == 0 {
+	if i < 0 {
 		return Unknown
 	}
-	for _, args := range sites {
+	var values []ssa.Value
+	for _, args := range b.goSites[fn] {
 		if i >= len(args) {
 			return Unknown
 		}
-		if k := b.classify(args[i], depth+1); k != Loop && k != Stripe {
-			return Unknown
-		}
+		values = append(values, args[i])
 	}
-	return Stripe
+	return b.perGoroutine(values, depth)
 }

@@ -19,10 +19,17 @@ func (b *builder) model() *Model {
 	b.sites = map[*ssa.Function][]*ssa.CallCommon{}
 	b.goSites = map[*ssa.Function][][]ssa.Value{}
 	b.goBindings = map[*ssa.Function][][]ssa.Value{}
+	b.closures = map[*ssa.Function][]*ssa.MakeClosure{}
+	b.spawnsInLoop = map[*ssa.Function]bool{}
 	for _, fn := range funcs {
 		var loops map[*ssa.BasicBlock]bool
 		for _, blk := range fn.Blocks {
 			for _, in := range blk.Instrs {
+				if mc, ok := in.(*ssa.MakeClosure); ok {
+					if f, ok := mc.Fn.(*ssa.Function); ok {
+						b.closures[f] = append(b.closures[f], mc)
+					}
+				}
 				call, ok := in.(ssa.CallInstruction)
 				if !ok {
 					continue
@@ -31,6 +38,9 @@ func (b *builder) model() *Model {
 				_, isGo := in.(*ssa.Go)
 				if isGo && loops == nil {
 					loops = loopBlocks(fn)
+				}
+				if isGo && loops[blk] {
+					b.spawnsInLoop[fn] = true
 				}
 				mark := func(f *ssa.Function, spawned bool) {
 					// An instance of a generic function stands for it.

@@ -158,7 +158,7 @@ type builder struct {
 	// each start binds its free variables to.
 	goBindings map[*ssa.Function][][]ssa.Value
 	// closures lists where each closure is made, spawnsInLoop the
-	// functions with a go statement in a loop (closureSites).
+	// functions with a go statement in a loop.
 	closures     map[*ssa.Function][]*ssa.MakeClosure
 	spawnsInLoop map[*ssa.Function]bool
 	// impls memoises implementations.
