@@ -1,6 +1,7 @@
 package layout_test
 
 import (
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"slices"
 	"strings"
 	"testing"

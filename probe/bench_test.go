@@ -2,6 +2,7 @@ package probe
 
 import (
 	"bytes"
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"math"
 	"runtime"
 	"slices"

@@ -3,6 +3,7 @@ package structs_test
 import (
 	"debug/dwarf"
 	"debug/elf"
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"os/exec"
 	"path/filepath"
 	"strings"

@@ -70,7 +70,7 @@ func TestGolden(t *testing.T) {
 
 func golden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	goldenfile.Check(t, path, got, *update)
+	goldenfile.Check(t, path, got)
 }
 
 // TestOwnMirrors checks the Go mirrors of the kernel structs loaded as a

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-)
 
-var update = flag.Bool("update", false, "rewrite the expected output in testdata/script")
+	goldenfile "github.com/mglayout/mglayout/internal/golden"
+)
 
 // TestMain makes the test binary double as mglayout for the scripts, and
 // as mglayout-exits, which runs mglayout and succeeds only if it exits
@@ -47,7 +46,7 @@ func TestScripts(t *testing.T) {
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
-		UpdateScripts: *update,
+		UpdateScripts: *goldenfile.Update,
 		Setup: func(env *testscript.Env) error {
 			// Loading Go packages runs the go command, which needs the
 			// caches of the user running the tests and no network.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"os"
 	"path/filepath"
 	"slices"

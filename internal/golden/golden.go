@@ -11,11 +11,10 @@ import (
 	"testing"
 )
 
-// Check compares got with the file at path, or writes it when update is
-// set. A difference is reported at its first differing line.
-func Check(t *testing.T, path string, got []byte, update bool) {
+// Check compares got with the file at path, or writes it under -update. A difference is reported at its first differing line.
+func Check(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if update {
+	if *Update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}

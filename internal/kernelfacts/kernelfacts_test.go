@@ -3,6 +3,7 @@ package kernelfacts
 import (
 	"bytes"
 	"flag"
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"io/fs"
 	"os"
 	"path/filepath"

@@ -27,7 +27,6 @@ import (
 )
 
 var (
-	update   = flag.Bool("update", false, "rewrite the golden files in testdata (with -chromium, also testdata/screenshot.png)")
 	chromium = flag.Bool("chromium", false, "render report.html in headless Chromium and check the screenshot (needs the Debian chromium package)")
 )
 
@@ -154,7 +153,7 @@ func TestHTMLSynthetic(t *testing.T) {
 	r := syntheticReport(t)
 	out := renderHTML(t, r)
 	checkHTML(t, out, r)
-	goldenfile.Check(t, filepath.Join("testdata", "report_synthetic.html"), out, *update)
+	goldenfile.Check(t, filepath.Join("testdata", "report_synthetic.html"), out)
 
 	// Deterministic: the same report renders to the same bytes.
 	if again := renderHTML(t, r); !bytes.Equal(out, again) {
@@ -618,7 +617,7 @@ func TestHTMLChromium(t *testing.T) {
 	if colors < 8 {
 		t.Errorf("the screenshot shows %d distinct colours, want the paths' colours (at least 8)", colors)
 	}
-	if *update {
+	if *goldenfile.Update {
 		data, err := os.ReadFile(shot)
 		if err != nil {
 			t.Fatal(err)

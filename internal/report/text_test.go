@@ -34,7 +34,7 @@ func TestTextWidth(t *testing.T) {
 	if !strings.Contains(b.String(), "Verdicts") || !strings.Contains(b.String(), "Interference sweep") {
 		t.Errorf("sections missing:\n%s", b.String())
 	}
-	golden.Check(t, "testdata/report.txt", []byte(b.String()), *update)
+	golden.Check(t, "testdata/report.txt", []byte(b.String()))
 }
 
 func TestFit(t *testing.T) {

@@ -1,6 +1,7 @@
 package vet
 
 import (
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"go/parser"
 	"go/token"
 	"os"

@@ -3,6 +3,7 @@ package elfdwarf
 import (
 	"debug/elf"
 	"encoding/binary"
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"os"
 	"path/filepath"
 	"testing"

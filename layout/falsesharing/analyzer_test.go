@@ -1,6 +1,7 @@
 package falsesharing_test
 
 import (
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"os"
 	"path/filepath"
 	"slices"

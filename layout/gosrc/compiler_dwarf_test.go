@@ -3,6 +3,7 @@ package gosrc
 import (
 	"debug/dwarf"
 	"debug/elf"
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 
 	"fmt"
 	"runtime"

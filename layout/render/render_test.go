@@ -3,7 +3,6 @@ package render_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"io"
 	"path/filepath"
 	"strings"
@@ -14,8 +13,6 @@ import (
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/structs"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func models(t *testing.T) []*layout.Struct {
 	t.Helper()
@@ -56,7 +53,7 @@ func TestGolden(t *testing.T) {
 				if err := f.render(&buf, all, render.Options{Lines: []int64{64, 128}, Expand: expand}); err != nil {
 					t.Fatal(err)
 				}
-				goldenfile.Check(t, filepath.Join("testdata", name), buf.Bytes(), *update)
+				goldenfile.Check(t, filepath.Join("testdata", name), buf.Bytes())
 			})
 		}
 	}

@@ -1,6 +1,7 @@
 package sharing_test
 
 import (
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"strings"
 	"testing"
 

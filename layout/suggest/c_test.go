@@ -2,6 +2,7 @@ package suggest_test
 
 import (
 	"fmt"
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"os"
 	"os/exec"
 	"path/filepath"

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"math"
 	"math/rand/v2"
 	"testing"

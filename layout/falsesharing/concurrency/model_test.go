@@ -2,6 +2,7 @@ package concurrency_test
 
 import (
 	"fmt"
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"go/ast"
 	"go/types"
 	"os"

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"os"
 	"os/exec"
 	"path/filepath"
