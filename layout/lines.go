@@ -103,6 +103,19 @@ func (s *Struct) Phases(line int64) []int64 {
 	return phases
 }
 
+// BlockOffset returns, for lines below 128 bytes, where the line holding
+// the object's first byte sits in its aligned 128-byte block, the pair of
+// lines that Intel's spatial prefetcher fetches together: 0 for the
+// block's first line, line for the second. A placed object's address
+// decides it; for any other object it is 0, the line taken as the first
+// of a pair (the other pairing is the 128-byte case at phase+64).
+func (s *Struct) BlockOffset(line int64) int64 {
+	if !s.Placed || line >= 128 {
+		return 0
+	}
+	return int64(s.Address%128) / line * line
+}
+
 // Boundaries returns the offsets inside the object, after 0 and before its
 // end, at which a line of the given size begins when the object starts at
 // phase.

@@ -154,12 +154,7 @@ func plan(v Variant, o Options) (*variantPlan, error) {
 
 // phaseFor checks a requested phase against where the object can start.
 func phaseFor(o *sharing.Object, opt Options) (int64, error) {
-	var reachable []int64
-	if o.Phases != nil {
-		reachable, _ = o.Phases(opt.Line)
-	} else {
-		reachable = o.Layout.Phases(opt.Line)
-	}
+	reachable, _ := o.Phases(opt.Line)
 	if len(reachable) == 0 {
 		return 0, fmt.Errorf("%s occupies no line", o.Layout.Name)
 	}

@@ -5,8 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mglayout/mglayout/layout"
-	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
 
@@ -47,9 +46,27 @@ func ScenarioNames() []string {
 // IsScenario reports whether a name is a built-in scenario's.
 func IsScenario(name string) bool { return slices.Contains(ScenarioNames(), name) }
 
-// Scenario returns a built-in scenario for arch as one layout with its
-// paths (sharing.Compose).
-func Scenario(name, arch string) (*layout.Struct, []*access.Path, error) {
+// Object returns a built-in model or scenario for arch as an object: its
+// layout, its access paths, and its placement, which the kernel declares
+// (____cacheline_aligned, or the alignment of its members).
+func Object(name, arch string) (*sharing.Object, error) {
+	if IsScenario(name) {
+		return scenario(name, arch)
+	}
+	s, err := Lookup(name, arch)
+	if err != nil {
+		return nil, err
+	}
+	paths, err := Paths(name, arch)
+	if err != nil {
+		return nil, err
+	}
+	return &sharing.Object{Layout: s, Paths: paths, Placement: placement.For(s, true)}, nil
+}
+
+// scenario returns a built-in scenario for arch as one object
+// (sharing.Compose).
+func scenario(name, arch string) (*sharing.Object, error) {
 	for _, sc := range scenarios {
 		if sc.name != name {
 			continue
@@ -57,22 +74,14 @@ func Scenario(name, arch string) (*layout.Struct, []*access.Path, error) {
 		var parts []sharing.Part
 		var doc []string
 		for _, rm := range sc.parts {
-			s, err := Lookup(rm[1], arch)
+			o, err := Object(rm[1], arch)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
-			paths, err := Paths(rm[1], arch)
-			if err != nil {
-				return nil, nil, err
-			}
-			parts = append(parts, sharing.Part{Role: rm[0], Object: &sharing.Object{Layout: s, Paths: paths}})
+			parts = append(parts, sharing.Part{Role: rm[0], Object: o})
 			doc = append(doc, rm[0]+" is "+rm[1])
 		}
-		o, err := sharing.Compose(name, sc.doc+" "+strings.Join(doc, ", ")+"; each object on lines of its own.", parts)
-		if err != nil {
-			return nil, nil, err
-		}
-		return o.Layout, o.Paths, nil
+		return sharing.Compose(name, sc.doc+" "+strings.Join(doc, ", ")+"; each object on lines of its own.", parts)
 	}
-	return nil, nil, fmt.Errorf("unknown scenario %q (the built-in scenarios are %s)", name, strings.Join(ScenarioNames(), ", "))
+	return nil, fmt.Errorf("unknown scenario %q (the built-in scenarios are %s)", name, strings.Join(ScenarioNames(), ", "))
 }

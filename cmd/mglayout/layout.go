@@ -55,10 +55,10 @@ func layoutFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		o := render.Options{Lines: lines, Expand: *expand}
 		switch format {
 		case "json":
-			return render.JSONWithPaths(ctx.Stdout, set.Structs, set.Paths, o)
+			return render.JSON(ctx.Stdout, set.Objects, o)
 		case "md":
-			return render.Markdown(ctx.Stdout, set.Structs, o)
+			return render.Markdown(ctx.Stdout, set.Objects, o)
 		}
-		return render.Text(ctx.Stdout, set.Structs, o)
+		return render.Text(ctx.Stdout, set.Objects, o)
 	}
 }

@@ -12,8 +12,6 @@ import (
 
 	"github.com/mglayout/mglayout/internal/cli"
 	"github.com/mglayout/mglayout/internal/report"
-	"github.com/mglayout/mglayout/layout/placement"
-	"github.com/mglayout/mglayout/layout/sharing"
 )
 
 func init() {
@@ -111,7 +109,7 @@ func reportFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 // a variant, commas joining objects into one.
 func scenario(ctx *cli.Context, load *cli.Operands, args []string) (report.Scenario, error) {
 	if len(args) == 0 {
-		return report.KernelScenario(func(o *sharing.Object) { o.Phases = placement.For(o.Layout, true).Func(o.Layout) })
+		return report.KernelScenario()
 	}
 	variants, err := load.Config(ctx).Variants(args)
 	if err != nil {

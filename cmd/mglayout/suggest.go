@@ -4,10 +4,7 @@ import (
 	"flag"
 
 	"github.com/mglayout/mglayout/internal/cli"
-	"github.com/mglayout/mglayout/layout"
-	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/render"
-	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/layout/suggest"
 )
 
@@ -66,22 +63,16 @@ func suggestFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		if err != nil {
 			return err
 		}
-		s := set.Structs[0]
-		obj := &sharing.Object{Layout: s, Paths: set.Paths[s], Phases: placement.For(s, set.Declared[s]).Func(s)}
-		declared := set.Declared[s]
-		r, err := suggest.Suggest(obj, suggest.Options{
-			Lines:  lines,
-			Phases: func(c *layout.Struct) func(int64) ([]int64, string) { return placement.For(c, declared).Func(c) },
-			Force:  *force,
-		})
+		obj := set.Objects[0]
+		r, err := suggest.Suggest(obj, suggest.Options{Lines: lines, Force: *force})
 		if err != nil {
 			return cli.Usagef("%v", err)
 		}
-		decls, err := suggest.DeclarationsFor(r, set.Source[s])
+		decls, err := suggest.DeclarationsFor(r, set.Source[obj.Layout])
 		if err != nil {
 			return cli.Usagef("%v", err)
 		}
-		figures, err := r.Figures(lines, func(c *layout.Struct) func(int64) ([]int64, string) { return placement.For(c, declared).Func(c) })
+		figures, err := r.Figures(lines)
 		if err != nil {
 			return err
 		}

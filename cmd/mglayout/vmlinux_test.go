@@ -39,7 +39,7 @@ func TestVmlinuxWorkflow(t *testing.T) {
 			t.Errorf("layout -var tk_core prints no line matching %s:\n%s", want, out)
 		}
 	}
-	if code, out, _ = mglayout("layout", "-elf", v, "-var", "tk_core", "-format", "json"); code != 0 || !strings.Contains(out, `"address":`) || !strings.Contains(out, `"name": "tick_nsec"`) {
+	if code, out, _ = mglayout("layout", "-elf", v, "-var", "tk_core", "-format", "json"); code != 0 || !strings.Contains(out, `"address": "0x`) || !strings.Contains(out, `"name": "tick_nsec"`) {
 		t.Errorf("layout -format json: exit %d, no address or tick_nsec among the neighbours:\n%s", code, out)
 	}
 	code, out, stderr = mglayout("diff", "-elf", v, "-elf", v, "-var", "tk_core", "-paths", "tk_core@v6.1", "-lines", "64,128")

@@ -67,15 +67,29 @@ func SplitList(s string) []string {
 	return out
 }
 
-// loaded is what the arguments named: layouts with their access paths.
+// Set is what the arguments named: objects, each a layout with its access
+// paths and its placement.
 type Set struct {
-	Structs []*layout.Struct
-	Paths   map[*layout.Struct][]*access.Path
-	// declared holds the layouts whose alignment is declared (kernel
-	// models, //mglayout:align) rather than left to the Go allocator.
-	Declared map[*layout.Struct]bool
-	// source holds the Go declarations of each layout's types.
+	Objects []*sharing.Object
+	// Source holds the declarations of each layout's types, where the
+	// arguments have them.
 	Source map[*layout.Struct]*suggest.Files
+}
+
+// add adds a layout with its paths, placed as placement.For says: at its
+// declared alignment (kernel models, C objects, //mglayout:align) or
+// where the Go allocator and linker put it.
+func (set *Set) add(s *layout.Struct, paths []*access.Path, declared bool) {
+	set.Objects = append(set.Objects, &sharing.Object{Layout: s, Paths: paths, Placement: placement.For(s, declared)})
+}
+
+// Structs returns the layouts of the objects, in order.
+func (set *Set) Structs() []*layout.Struct {
+	var out []*layout.Struct
+	for _, o := range set.Objects {
+		out = append(out, o.Layout)
+	}
+	return out
 }
 
 // load resolves the arguments: built-in model names (anything with an "@")
@@ -84,7 +98,16 @@ type Set struct {
 func (f *Config) Load(args []string) (*Set, error) {
 	archs, types, tags := SplitList(f.Arch), SplitList(f.Types), SplitList(f.Tags)
 	var models, patterns []string
+	set := &Set{Source: map[*layout.Struct]*suggest.Files{}}
 	for _, a := range args {
+		if strings.HasSuffix(a, ".json") && len(f.ELF) == 0 {
+			objects, err := readJSONFile(a)
+			if err != nil {
+				return nil, err
+			}
+			set.Objects = append(set.Objects, objects...)
+			continue
+		}
 		if strings.Contains(a, "@") {
 			models = append(models, a)
 		} else {
@@ -94,7 +117,6 @@ func (f *Config) Load(args []string) (*Set, error) {
 	if len(args) == 0 && len(f.ELF) == 0 {
 		models = structs.Names()
 	}
-	set := &Set{Paths: map[*layout.Struct][]*access.Path{}, Declared: map[*layout.Struct]bool{}, Source: map[*layout.Struct]*suggest.Files{}}
 	if len(models) > 0 {
 		if len(types) > 0 && len(patterns) == 0 && len(f.ELF) == 0 {
 			return nil, fmt.Errorf("-type selects Go types; name the kernel models as arguments instead (e.g. tk_core@v6.1)")
@@ -105,32 +127,19 @@ func (f *Config) Load(args []string) (*Set, error) {
 		}
 		for _, arch := range modelArchs {
 			for _, name := range models {
+				o, err := structs.Object(name, arch)
+				if err != nil {
+					return nil, err
+				}
+				set.Objects = append(set.Objects, o)
 				if structs.IsScenario(name) {
-					s, paths, err := structs.Scenario(name, arch)
-					if err != nil {
-						return nil, err
-					}
-					set.Structs = append(set.Structs, s)
-					set.Paths[s] = paths
-					set.Declared[s] = true
 					continue
 				}
-				s, err := structs.Lookup(name, arch)
-				if err != nil {
-					return nil, err
-				}
-				paths, err := structs.Paths(name, arch)
-				if err != nil {
-					return nil, err
-				}
-				set.Structs = append(set.Structs, s)
-				set.Paths[s] = paths
-				set.Declared[s] = true
 				fset, files, src, err := structs.Source()
 				if err != nil {
 					return nil, err
 				}
-				set.Source[s] = &suggest.Files{Fset: fset, Files: files, Src: src}
+				set.Source[o.Layout] = &suggest.Files{Fset: fset, Files: files, Src: src}
 			}
 		}
 	}
@@ -153,9 +162,7 @@ func (f *Config) Load(args []string) (*Set, error) {
 				f.note(s.Name + " skipped: //mglayout:ignore " + reason)
 				continue
 			}
-			set.Structs = append(set.Structs, s)
-			set.Paths[s] = res.Paths[s]
-			set.Declared[s] = res.Aligned[s]
+			set.add(s, res.Paths[s], res.Aligned[s])
 			if syn := res.Syntax[s]; syn != nil {
 				set.Source[s] = &suggest.Files{Fset: syn.Fset, Files: syn.Files, Src: readSources(syn)}
 			}
@@ -187,11 +194,7 @@ func (f *Config) Objects(args []string) ([]*sharing.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	var objects []*sharing.Object
-	for _, s := range set.Structs {
-		objects = append(objects, &sharing.Object{Layout: s, Paths: set.Paths[s], Phases: placement.For(s, set.Declared[s]).Func(s)})
-	}
-	return objects, nil
+	return set.Objects, nil
 }
 
 // sidecar reads -paths and -path into one sidecar; nil when neither is
@@ -303,9 +306,7 @@ func (f *Config) loadELF(set *Set) error {
 		return err
 	}
 	for _, s := range all {
-		set.Structs = append(set.Structs, s)
-		set.Paths[s] = paths[s]
-		set.Declared[s] = true
+		set.add(s, paths[s], true)
 	}
 	return nil
 }
@@ -403,13 +404,9 @@ func (f *Config) elfStruct(file, typ string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := structs[0]
-	return &Set{
-		Structs:  structs,
-		Paths:    map[*layout.Struct][]*access.Path{s: paths[s]},
-		Declared: map[*layout.Struct]bool{s: true},
-		Source:   map[*layout.Struct]*suggest.Files{},
-	}, nil
+	set := &Set{Source: map[*layout.Struct]*suggest.Files{}}
+	set.add(structs[0], paths[structs[0]], true)
+	return set, nil
 }
 
 // elfObject loads one struct from one ELF file as an object for the
@@ -419,8 +416,7 @@ func (f *Config) elfObject(file, typ string) (*sharing.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := set.Structs[0]
-	return &sharing.Object{Layout: s, Paths: set.Paths[s], Phases: placement.For(s, true).Func(s)}, nil
+	return set.Objects[0], nil
 }
 
 // elfPair returns diff's OLD and NEW from -elf files: with two files and
@@ -484,8 +480,7 @@ func (f *Config) One(arg string) (*sharing.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := set.Structs[0]
-	return &sharing.Object{Layout: s, Paths: set.Paths[s], Phases: placement.For(s, set.Declared[s]).Func(s)}, nil
+	return set.Objects[0], nil
 }
 
 // loadOne loads the one layout a model name or a Go type pattern.T names,
@@ -509,32 +504,42 @@ func (f *Config) LoadOne(arg string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(set.Structs) != 1 {
-		return nil, fmt.Errorf("%s names %d layouts; name one (with -arch, pick one GOARCH)", arg, len(set.Structs))
+	if len(set.Objects) != 1 {
+		return nil, fmt.Errorf("%s names %d layouts; name one (with -arch, pick one GOARCH)", arg, len(set.Objects))
 	}
 	return set, nil
 }
 
-func (f *Config) fromJSONFile(name string) (*sharing.Object, error) {
+// readJSONFile reads the objects of a layout -json file.
+func readJSONFile(name string) ([]*sharing.Object, error) {
 	file, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer file.Close()
-	structs, paths, err := render.ReadJSON(file)
+	objects, err := render.ReadJSON(file)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v (write it with mglayout layout -json)", name, err)
 	}
+	return objects, nil
+}
+
+func (f *Config) fromJSONFile(name string) (*sharing.Object, error) {
+	objects, err := readJSONFile(name)
+	if err != nil {
+		return nil, err
+	}
 	want := SplitList(f.Types)
 	var names []string
-	for _, s := range structs {
-		if len(want) == 0 && len(structs) == 1 || len(want) == 1 && (s.Name == want[0] || strings.HasSuffix(s.Name, "."+want[0])) {
-			return &sharing.Object{Layout: s, Paths: paths[s], Phases: placement.For(s, s.Source != layout.SourceGo).Func(s)}, nil
+	for _, o := range objects {
+		s := o.Layout
+		if len(want) == 0 && len(objects) == 1 || len(want) == 1 && (s.Name == want[0] || strings.HasSuffix(s.Name, "."+want[0])) {
+			return o, nil
 		}
 		names = append(names, s.Name)
 	}
 	if len(want) == 0 {
-		return nil, fmt.Errorf("%s holds %d structs (%s); pick one with -type NAME", name, len(structs), strings.Join(names, ", "))
+		return nil, fmt.Errorf("%s holds %d structs (%s); pick one with -type NAME", name, len(objects), strings.Join(names, ", "))
 	}
 	return nil, fmt.Errorf("-type %s names no struct in %s (it holds %s)", f.Types, name, strings.Join(names, ", "))
 }

@@ -27,8 +27,8 @@ func TestModels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(set.Structs) < 5 {
-		t.Errorf("Load() = %d layouts, want every model", len(set.Structs))
+	if len(set.Objects) < 5 {
+		t.Errorf("Load() = %d layouts, want every model", len(set.Objects))
 	}
 }
 

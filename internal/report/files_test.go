@@ -14,7 +14,7 @@ import (
 // line: the first diffed against each other one-object variant, all
 // probed together.
 func TestVariantsScenario(t *testing.T) {
-	sc, err := KernelScenario(nil)
+	sc, err := KernelScenario()
 	if err != nil {
 		t.Fatal(err)
 	}

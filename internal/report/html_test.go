@@ -36,7 +36,7 @@ var (
 // the real one.
 func syntheticReport(t *testing.T) *Report {
 	t.Helper()
-	sc, err := KernelScenario(nil)
+	sc, err := KernelScenario()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestHTMLManyPhases(t *testing.T) {
 func TestPlaced(t *testing.T) {
 	r := syntheticReport(t)
 	s := &r.Layouts.Structs[0]
-	addr := uint64(0xffffffff8333fe80)
+	addr := render.Address(0xffffffff8333fe80)
 	s.Address = &addr
 	s.Neighbours = []render.JSONNeighbour{{Name: "tick_nsec", Offset: s.Size, Size: 8}}
 	out := renderHTML(t, r)
@@ -250,7 +250,7 @@ func TestPlaced(t *testing.T) {
 	if err := json.NewEncoder(&js).Encode(r); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(js.String(), `"address":18446744071615807104`) || !strings.Contains(js.String(), `"name":"tick_nsec"`) {
+	if !strings.Contains(js.String(), `"address":"0xffffffff8333fe80"`) || !strings.Contains(js.String(), `"name":"tick_nsec"`) {
 		t.Errorf("the JSON does not carry the address and the neighbour")
 	}
 	for name, write := range map[string]func(io.Writer, *Report) error{"text": Text, "Markdown": Markdown} {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mglayout/mglayout/internal/textfmt"
-	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/structs"
@@ -26,15 +25,11 @@ func WriteKernelVerdicts(w io.Writer, r *probe.KernelResult) error {
 	}
 	var objects []*sharing.Object
 	for _, name := range names {
-		s, err := structs.Lookup(name, structs.Archs[0])
+		o, err := structs.Object(name, structs.Archs[0])
 		if err != nil {
 			return err
 		}
-		paths, err := structs.Paths(name, structs.Archs[0])
-		if err != nil {
-			return err
-		}
-		objects = append(objects, &sharing.Object{Layout: s, Paths: paths, Phases: placement.For(s, true).Func(s)})
+		objects = append(objects, o)
 	}
 	a, err := sharing.Analyze(objects, []int64{64, 128})
 	if err != nil {

@@ -98,7 +98,7 @@ func resolvePaths(s *render.JSONStruct, co *render.CheckObject, colors map[strin
 	if err != nil {
 		return nil, []string{"cannot read the layout back: " + err.Error()}
 	}
-	structs, _, err := render.ReadJSON(bytes.NewReader(data))
+	objects, err := render.ReadJSON(bytes.NewReader(data))
 	if err != nil {
 		return nil, []string{"cannot read the layout back: " + err.Error()}
 	}
@@ -109,7 +109,7 @@ func resolvePaths(s *render.JSONStruct, co *render.CheckObject, colors map[strin
 			notes = append(notes, fmt.Sprintf("path %s not drawn: %v", jp.Name, err))
 			continue
 		}
-		ts, err := access.Resolve(p, structs[0])
+		ts, err := access.Resolve(p, objects[0].Layout)
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("path %s not drawn: %v", jp.Name, err))
 			continue

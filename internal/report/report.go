@@ -14,8 +14,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mglayout/mglayout/layout"
-	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/diff"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
@@ -339,13 +337,7 @@ func otherLine(native int64) int64 {
 
 // static fills the layouts, checks and diffs.
 func (r *Report) static(sc Scenario, lines []int64) error {
-	var layouts []*layout.Struct
-	paths := map[*layout.Struct][]*access.Path{}
-	for _, o := range sc.Objects {
-		layouts = append(layouts, o.Layout)
-		paths[o.Layout] = o.Paths
-	}
-	r.Layouts = render.NewJSONDocument(layouts, paths, render.Options{Lines: lines})
+	r.Layouts = render.NewJSONDocument(sc.Objects, render.Options{Lines: lines})
 	a, err := sharing.Analyze(sc.Objects, lines)
 	if err != nil {
 		return err

@@ -22,7 +22,7 @@ func TestRunWithinBudget(t *testing.T) {
 		t.Skip("runs the whole report for 20 s")
 	}
 	needTwoCPUs(t)
-	sc, err := KernelScenario(nil)
+	sc, err := KernelScenario()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestRunWithinBudget(t *testing.T) {
 // what was measured, marked incomplete, in every format.
 func TestRunInterrupted(t *testing.T) {
 	needTwoCPUs(t)
-	sc, err := KernelScenario(nil)
+	sc, err := KernelScenario()
 	if err != nil {
 		t.Fatal(err)
 	}

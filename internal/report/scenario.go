@@ -12,22 +12,8 @@ import (
 // rate, and unthrottled to show how sensitive each layout is), and the
 // floor's coarse reader against the floor's cmpxchg writer.
 // phases gives each object its reachable phases.
-func KernelScenario(phases func(*sharing.Object)) (Scenario, error) {
-	obj := func(name string) (*sharing.Object, error) {
-		s, err := structs.Lookup(name, "amd64")
-		if err != nil {
-			return nil, err
-		}
-		paths, err := structs.Paths(name, "amd64")
-		if err != nil {
-			return nil, err
-		}
-		o := &sharing.Object{Layout: s, Paths: paths}
-		if phases != nil {
-			phases(o)
-		}
-		return o, nil
-	}
+func KernelScenario() (Scenario, error) {
+	obj := func(name string) (*sharing.Object, error) { return structs.Object(name, "amd64") }
 	var sc Scenario
 	byName := map[string]*sharing.Object{}
 	for _, name := range []string{"tk_core@v6.1", "tk_core@v6.1+guohui", "tk_data@v6.13", "mg_floor@v6.13"} {

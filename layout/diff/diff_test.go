@@ -5,8 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mglayout/mglayout/layout"
-	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/diff"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/structs"
@@ -17,18 +15,11 @@ var lines = []int64{64, 128}
 // analyze analyses a built-in model or scenario at the test's line sizes.
 func analyze(t *testing.T, name string) *sharing.ObjectAnalysis {
 	t.Helper()
-	var s *layout.Struct
-	var paths []*access.Path
-	var err error
-	if structs.IsScenario(name) {
-		s, paths, err = structs.Scenario(name, "amd64")
-	} else if s, err = structs.Lookup(name, "amd64"); err == nil {
-		paths, err = structs.Paths(name, "amd64")
-	}
+	o, err := structs.Object(name, "amd64")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := sharing.Analyze([]*sharing.Object{{Layout: s, Paths: paths}}, lines)
+	a, err := sharing.Analyze([]*sharing.Object{o}, lines)
 	if err != nil {
 		t.Fatal(err)
 	}

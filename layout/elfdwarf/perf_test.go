@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/render"
+	"github.com/mglayout/mglayout/layout/sharing"
 )
 
 var perf = flag.Bool("elfperf", false, "time loading a large generated object against pahole (TestPerformance)")
@@ -149,7 +151,11 @@ func loadAndPrint(t testing.TB, path string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := render.Text(io.Discard, structs, render.Options{Lines: []int64{64, 128}}); err != nil {
+	var objects []*sharing.Object
+	for _, s := range structs {
+		objects = append(objects, &sharing.Object{Layout: s, Placement: placement.For(s, true)})
+	}
+	if err := render.Text(io.Discard, objects, render.Options{Lines: []int64{64, 128}}); err != nil {
 		t.Fatal(err)
 	}
 	return len(structs)

@@ -6,7 +6,6 @@ import (
 	"go/types"
 	"slices"
 
-	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/gosrc"
 	"github.com/mglayout/mglayout/layout/placement"
 )
@@ -132,14 +131,7 @@ func (c *checker) checkGlobals(arch string) error {
 				uses = append(uses, v.Name())
 			}
 		}
-		place := func(s *layout.Struct, line int64) ([]int64, string) {
-			p, err := placement.Phases(s, line, placement.Global)
-			if err != nil {
-				return s.Phases(line), err.Error()
-			}
-			return p.Phases, "package-level variables of one size and section, which the linker puts side by side in the order declared: " + p.Reason
-		}
-		if err := c.checkObject(object{tn: tn, typ: named, name: tn.Name(), uses: uses, placement: place, vars: vars}, arch); err != nil {
+		if err := c.checkObject(object{tn: tn, typ: named, name: tn.Name(), uses: uses, placement: placement.Policy{placement.Variables}, vars: vars}, arch); err != nil {
 			return err
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"go/types"
 	"slices"
 
-	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/placement"
 )
 
@@ -100,10 +99,7 @@ func (c *checker) checkObjects(arch string) error {
 		for _, m := range append(slices.Clone(c.hot.hotMembers(tn)), c.hot.memberFacts(tn.Type())...) {
 			uses = append(uses, "objs[].t."+m)
 		}
-		first := func(*layout.Struct, int64) ([]int64, string) {
-			return []int64{0}, "objects a size class apart from the start of a span"
-		}
-		err = c.checkObject(object{tn: tn, typ: holder, name: tn.Name(), uses: uses, placement: first, pos: tn.Pos(),
+		err = c.checkObject(object{tn: tn, typ: holder, name: tn.Name(), uses: uses, placement: placement.Policy{placement.SpanStart}, pos: tn.Pos(),
 			objects: &objectsRun{size: s.Size, stride: stride, where: where}}, arch)
 		if err != nil {
 			return err

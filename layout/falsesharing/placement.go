@@ -3,7 +3,6 @@ package falsesharing
 import (
 	"go/types"
 
-	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/placement"
 )
 
@@ -12,7 +11,7 @@ import (
 // package-level variable of the package holds one, and anywhere its
 // alignment allows when an array or slice holds it by value (objects a
 // loop allocates one by one stay in their size class).
-func (c *checker) placementOf(tn *types.TypeName) func(*layout.Struct, int64) ([]int64, string) {
+func (c *checker) placementOf(tn *types.TypeName) placement.Policy {
 	policy := placement.Policy{placement.Heap}
 	if c.hasGlobal(tn) {
 		policy = append(policy, placement.Global)
@@ -20,7 +19,7 @@ func (c *checker) placementOf(tn *types.TypeName) func(*layout.Struct, int64) ([
 	if c.valueElements()[tn] {
 		policy = append(policy, placement.Element)
 	}
-	return policy.Phases
+	return policy
 }
 
 // hasGlobal reports whether a package-level variable holds a value of

@@ -194,7 +194,7 @@ type object struct {
 	cnames    bool
 	declared  bool     // the paths come from //mglayout:path
 	uses      []string // members used through sync/atomic, and facts
-	placement func(*layout.Struct, int64) ([]int64, string)
+	placement placement.Policy
 	// pos, when set, is where findings about the object's members are
 	// reported: the slice field or the variable.
 	pos token.Pos
@@ -240,14 +240,11 @@ func (c *checker) checkObject(o object, arch string) error {
 	}
 	lines := c.cfg.linesFor(arch)
 
-	phases := func(line int64) ([]int64, string) {
-		if o.align > 0 {
-			p, _ := placement.Phases(s, line, placement.Declared)
-			return p.Phases, p.Reason
-		}
-		return o.placement(s, line)
+	policy := o.placement
+	if o.align > 0 {
+		policy = placement.Policy{placement.Declared}
 	}
-	a, err := sharing.Analyze([]*sharing.Object{{Layout: s, Paths: paths, Phases: phases}}, lines)
+	a, err := sharing.Analyze([]*sharing.Object{{Layout: s, Paths: paths, Placement: policy}}, lines)
 	if err != nil {
 		// A declared path that names a missing member: say so once where
 		// the type is declared.

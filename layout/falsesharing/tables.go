@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/placement"
 )
 
@@ -108,9 +107,7 @@ func (c *checker) checkSliceMembers(obj *types.TypeName, st *types.Struct, arch 
 // checkTable checks one slice or package-level array v of type t.
 func (c *checker) checkTable(owner types.Object, v *types.Var, t types.Type, arch string) error {
 	var arr *types.Array
-	place := func(s *layout.Struct, line int64) ([]int64, string) {
-		return s.Phases(line), "a slice's backing array, at any multiple of its elements' alignment"
-	}
+	place := placement.Policy{placement.Backing}
 	pointee := pointeeArray(t)
 	switch u := t.Underlying().(type) {
 	case *types.Slice:
@@ -124,13 +121,7 @@ func (c *checker) checkTable(owner types.Object, v *types.Var, t types.Type, arc
 			return nil // arrays inside struct types are checked with the type
 		}
 		arr = u
-		place = func(s *layout.Struct, line int64) ([]int64, string) {
-			p, err := placement.Phases(s, line, placement.Global)
-			if err != nil {
-				return s.Phases(line), err.Error()
-			}
-			return p.Phases, p.Reason
-		}
+		place = placement.Policy{placement.Global}
 	case *types.Pointer:
 		if pointee == nil {
 			return nil
@@ -140,9 +131,7 @@ func (c *checker) checkTable(owner types.Object, v *types.Var, t types.Type, arc
 		return nil
 	}
 	if pointee != nil {
-		place = func(s *layout.Struct, line int64) ([]int64, string) {
-			return s.Phases(line), "an array a member points to, at any multiple of its elements' alignment"
-		}
+		place = placement.Policy{placement.Backing}
 	}
 	words := isWord(arr.Elem()) && c.hot.atomicElements()
 	if _, ok := arr.Elem().Underlying().(*types.Struct); !ok && !concurrentElem(arr.Elem()) && !words {

@@ -3,6 +3,7 @@ package placement
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mglayout/mglayout/layout"
 )
@@ -24,20 +25,45 @@ const (
 	// multiple of its type's alignment, as the array starts where its
 	// own placement puts it.
 	Element
+	// Variables is a run of Go package-level variables of one size and
+	// section, which the linker puts side by side in the order declared,
+	// laid out as one struct: placed as a global of its size.
+	Variables
+	// Backing is a table of Go values that a slice, or a member pointing
+	// to an array, holds, laid out as one struct: at any multiple of its
+	// elements' alignment.
+	Backing
+	// SpanStart is a run of Go objects of one size class, allocated one
+	// after another from the start of a span, laid out as one struct:
+	// at phase 0, spans being page-aligned.
+	SpanStart
 )
 
+var contextNames = []string{Heap: "heap", Global: "global", Declared: "declared", Element: "element", Variables: "variables", Backing: "backing", SpanStart: "span-start"}
+
 func (c Context) String() string {
-	switch c {
-	case Heap:
-		return "heap"
-	case Global:
-		return "global"
-	case Declared:
-		return "declared"
-	case Element:
-		return "element"
+	if c >= 0 && int(c) < len(contextNames) {
+		return contextNames[c]
 	}
 	return fmt.Sprintf("Context(%d)", int(c))
+}
+
+// MarshalText writes a context by its name, as the layout JSON records it.
+func (c Context) MarshalText() ([]byte, error) {
+	if c < 0 || int(c) >= len(contextNames) {
+		return nil, fmt.Errorf("unknown placement context %d", int(c))
+	}
+	return []byte(contextNames[c]), nil
+}
+
+// UnmarshalText reads a context's name.
+func (c *Context) UnmarshalText(text []byte) error {
+	i := slices.Index(contextNames, string(text))
+	if i < 0 {
+		return fmt.Errorf("placement %q is not one of %s", text, strings.Join(contextNames, ", "))
+	}
+	*c = Context(i)
+	return nil
 }
 
 // Placement is where an object can start relative to lines of one size.
@@ -80,7 +106,12 @@ func Phases(s *layout.Struct, line int64, ctx Context) (Placement, error) {
 	case Element:
 		return Placement{Context: Element, Phases: s.Phases(line),
 			Reason: fmt.Sprintf("an element of an array or slice: at any multiple of its alignment (%d)", s.Align)}, nil
-	case Heap, Global:
+	case Backing:
+		return Placement{Context: Backing, Phases: s.Phases(line),
+			Reason: "a slice's backing array, or an array a member points to: at any multiple of its elements' alignment"}, nil
+	case SpanStart:
+		return Placement{Context: SpanStart, Phases: []int64{0}, Reason: "objects a size class apart from the start of a span"}, nil
+	case Heap, Global, Variables:
 		if s.Source != layout.SourceGo {
 			return Placement{}, fmt.Errorf("%s: %s placement follows the Go runtime and linker, but this is a %s layout (use %s)", s.Name, ctx, s.Source, Declared)
 		}
@@ -88,8 +119,14 @@ func Phases(s *layout.Struct, line int64, ctx Context) (Placement, error) {
 		if !ok {
 			return Placement{}, fmt.Errorf("%s: GOARCH %q is not one the gc toolchain supports (see `go tool dist list`)", s.Name, s.Arch)
 		}
-		if ctx == Heap {
+		switch ctx {
+		case Heap:
 			return heap(s.Size, s.Pointers, a, line), nil
+		case Variables:
+			p := global(s.Size, a, line)
+			p.Context = Variables
+			p.Reason = "package-level variables of one size and section, which the linker puts side by side in the order declared: " + p.Reason
+			return p, nil
 		}
 		return global(s.Size, a, line), nil
 	}
@@ -107,6 +144,9 @@ func declared(s *layout.Struct, line int64) Placement {
 	reason := fmt.Sprintf("aligned to %d (%s)", s.Align, why)
 	if s.Placed {
 		reason = fmt.Sprintf("at %#x (the symbol table)", s.Address)
+		if s.BlockOffset(line) > 0 {
+			reason += "; its first line is the second of a 128-byte block"
+		}
 	}
 	return Placement{Context: Declared, Phases: s.Phases(line), Reason: reason}
 }

@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -8,7 +9,9 @@ import (
 )
 
 // Policy is where the objects of a layout can start: the union of the
-// phases of its contexts.
+// phases of its contexts. The empty policy places an object as its
+// layout says, at any multiple of its alignment or at its address, with
+// no claim about who aligned it.
 type Policy []Context
 
 // For returns the policy of a layout: Declared where its alignment is
@@ -21,11 +24,28 @@ func For(s *layout.Struct, declared bool) Policy {
 	return Policy(Contexts(s))
 }
 
+// Check reports whether every context of the policy applies to the
+// layout: Heap and Global to Go layouts of a gc GOARCH only.
+func (p Policy) Check(s *layout.Struct) error {
+	for _, ctx := range p {
+		if _, err := Phases(s, 64, ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Phases returns the phases of the policy's contexts at a line size,
 // united, and their reasons, each named by its context where there are
 // several. A context that does not apply to the layout falls back to the
 // layout's own alignment, saying why.
 func (p Policy) Phases(s *layout.Struct, line int64) ([]int64, string) {
+	if len(p) == 0 {
+		if s.Placed {
+			return declared(s, line).Phases, declared(s, line).Reason
+		}
+		return s.Phases(line), fmt.Sprintf("aligned to %d", s.Align)
+	}
 	var phases []int64
 	var reasons []string
 	for _, ctx := range p {
@@ -42,9 +62,4 @@ func (p Policy) Phases(s *layout.Struct, line int64) ([]int64, string) {
 	}
 	slices.Sort(phases)
 	return slices.Compact(phases), strings.Join(reasons, "; ")
-}
-
-// Func returns the policy for one layout as sharing.Object's Phases.
-func (p Policy) Func(s *layout.Struct) func(int64) ([]int64, string) {
-	return func(line int64) ([]int64, string) { return p.Phases(s, line) }
 }

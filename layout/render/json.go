@@ -5,15 +5,18 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/mglayout/mglayout/layout"
-	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/placement"
+	"github.com/mglayout/mglayout/layout/sharing"
 )
 
 // JSONDocument is the `layout -json` schema of DESIGN.md. Fields and
 // Holes are at every depth with absolute offsets; Lines is pahole's
-// "cachelines" per line size; Phases lists, per line size, the offsets
-// modulo the line at which the object can start.
+// "cachelines" per line size; Placement names who places the object
+// (placement.Policy) and Phases lists, per line size, the offsets modulo
+// the line at which it can start there.
 type JSONDocument struct {
 	Structs []JSONStruct `json:"structs"`
 }
@@ -28,13 +31,14 @@ type JSONStruct struct {
 	Holes       []JSONHole         `json:"holes"`
 	TailPadding int64              `json:"tail_padding"`
 	Lines       map[string]int64   `json:"lines"`
+	Placement   placement.Policy   `json:"placement,omitempty"`
 	Phases      map[string][]int64 `json:"phases"`
 	PaddedTo    int64              `json:"padded_to,omitempty"`
 	Pointers    bool               `json:"pointers,omitempty"`
 	Doc         string             `json:"doc,omitempty"`
 	// Address and Neighbours are a placed variable's (layout.Struct):
 	// where the symbol table puts it, and the symbols beside it.
-	Address    *uint64         `json:"address,omitempty"`
+	Address    *Address        `json:"address,omitempty"`
 	Neighbours []JSONNeighbour `json:"neighbours,omitempty"`
 	// Paths are the access paths, so that check and diff can read the
 	// document back.
@@ -68,16 +72,36 @@ type JSONNeighbour struct {
 	Size   int64  `json:"size"`
 }
 
+// Address is a placed variable's address, written as a hex string: a
+// JSON number above 2^53 loses its low bits in jq and JavaScript, which
+// turns a phase of 64 into 0.
+type Address uint64
+
+// MarshalText writes the address as 0x and its hex digits.
+func (a Address) MarshalText() ([]byte, error) { return fmt.Appendf(nil, "%#x", uint64(a)), nil }
+
+// UnmarshalText reads an address written as 0x and hex digits.
+func (a *Address) UnmarshalText(text []byte) error {
+	hex, ok := strings.CutPrefix(string(text), "0x")
+	v, err := strconv.ParseUint(hex, 16, 64)
+	if !ok || err != nil {
+		return fmt.Errorf("address %q is not 0x and hex digits", text)
+	}
+	*a = Address(v)
+	return nil
+}
+
 type JSONHole struct {
 	Offset int64 `json:"offset"`
 	Size   int64 `json:"size"`
 }
 
-// NewJSONDocument converts layouts, and their paths where paths has them,
+// NewJSONDocument converts objects, their layouts, placements and paths,
 // to the JSON schema.
-func NewJSONDocument(structs []*layout.Struct, paths map[*layout.Struct][]*access.Path, o Options) JSONDocument {
+func NewJSONDocument(objects []*sharing.Object, o Options) JSONDocument {
 	doc := JSONDocument{Structs: []JSONStruct{}}
-	for _, s := range structs {
+	for _, obj := range objects {
+		s := obj.Layout
 		js := JSONStruct{
 			Name: s.Name, Source: s.Source, Arch: s.Arch,
 			Size: s.Size, Align: s.Align,
@@ -85,20 +109,21 @@ func NewJSONDocument(structs []*layout.Struct, paths map[*layout.Struct][]*acces
 			Holes:       []JSONHole{},
 			TailPadding: s.TailPadding(-1),
 			Lines:       map[string]int64{},
+			Placement:   obj.Placement,
 			Phases:      map[string][]int64{},
 			PaddedTo:    s.PaddedTo,
 			Pointers:    s.Pointers,
 			Doc:         s.Doc,
 		}
 		if s.Placed {
-			addr := s.Address
+			addr := Address(s.Address)
 			js.Address = &addr
 			js.Neighbours = []JSONNeighbour{}
 			for _, n := range s.Neighbours {
 				js.Neighbours = append(js.Neighbours, JSONNeighbour(n))
 			}
 		}
-		for _, p := range paths[s] {
+		for _, p := range obj.Paths {
 			js.Paths = append(js.Paths, NewJSONPath(p))
 		}
 		js.Fields = jsonFields(s.Fields)
@@ -108,7 +133,7 @@ func NewJSONDocument(structs []*layout.Struct, paths map[*layout.Struct][]*acces
 		for _, l := range o.Lines {
 			key := strconv.FormatInt(l, 10)
 			js.Lines[key] = s.LineCount(l)
-			js.Phases[key] = s.Phases(l)
+			js.Phases[key], _ = obj.Phases(l)
 		}
 		doc.Structs = append(doc.Structs, js)
 	}
@@ -133,17 +158,12 @@ func jsonFields(fields []layout.Field) []JSONField {
 	return out
 }
 
-// JSON writes the layouts as one indented JSON document, without paths.
-func JSON(w io.Writer, structs []*layout.Struct, o Options) error {
-	return JSONWithPaths(w, structs, nil, o)
-}
-
-// JSONWithPaths writes the layouts and their access paths as one indented
-// JSON document, which ReadJSON reads back.
-func JSONWithPaths(w io.Writer, structs []*layout.Struct, paths map[*layout.Struct][]*access.Path, o Options) error {
+// JSON writes the objects as one indented JSON document, which ReadJSON
+// reads back.
+func JSON(w io.Writer, objects []*sharing.Object, o Options) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(NewJSONDocument(structs, paths, o))
+	return enc.Encode(NewJSONDocument(objects, o))
 }
 
 // PlacementText says where the symbol table puts a placed variable and
@@ -155,12 +175,12 @@ func (js JSONStruct) PlacementText(lines []int64) string {
 	if js.Address == nil {
 		return ""
 	}
-	s := &layout.Struct{Size: js.Size, Placed: true, Address: *js.Address}
+	s := &sharing.Object{Layout: &layout.Struct{Size: js.Size, Placed: true, Address: uint64(*js.Address)}}
 	for _, n := range js.Neighbours {
-		s.Neighbours = append(s.Neighbours, layout.Neighbour(n))
+		s.Layout.Neighbours = append(s.Layout.Neighbours, layout.Neighbour(n))
 	}
-	text := fmt.Sprintf("At %#x (the symbol table): phase %s.", *js.Address, phaseSummary(s, lines))
-	if n := neighboursText(s, lines); n != "" {
+	text := fmt.Sprintf("At %#x (the symbol table): phase %s.", uint64(*js.Address), phaseSummary(s, lines))
+	if n := neighboursText(s.Layout, lines); n != "" {
 		text += " On its first and last lines: " + n + "."
 	}
 	return text

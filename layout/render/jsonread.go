@@ -11,47 +11,51 @@ import (
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/sharing"
 )
 
-// ReadJSON reads a `layout -json` document back into layouts and their
-// access paths. The parents of members are rebuilt from their paths, as
+// ReadJSON reads a `layout -json` document back into objects: layouts,
+// their access paths and their placements. The parents of members are rebuilt from their paths, as
 // the document lists every aggregate before its members.
 // Anything inconsistent is an error that says what and where, so a
 // hand-edited or truncated file never yields a wrong layout.
-func ReadJSON(r io.Reader) ([]*layout.Struct, map[*layout.Struct][]*access.Path, error) {
+func ReadJSON(r io.Reader) ([]*sharing.Object, error) {
 	var doc JSONDocument
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil {
-		return nil, nil, fmt.Errorf("not a layout -json document: %v", err)
+		return nil, fmt.Errorf("not a layout -json document: %v", err)
 	}
 	if rest, _ := io.ReadAll(io.MultiReader(dec.Buffered(), r)); len(bytes.TrimSpace(rest)) > 0 {
-		return nil, nil, errors.New("not a layout -json document: trailing data after the document")
+		return nil, errors.New("not a layout -json document: trailing data after the document")
 	}
 	if len(doc.Structs) == 0 {
-		return nil, nil, errors.New("the document holds no structs")
+		return nil, errors.New("the document holds no structs")
 	}
-	paths := map[*layout.Struct][]*access.Path{}
-	var out []*layout.Struct
+	var out []*sharing.Object
 	for i, js := range doc.Structs {
 		s, err := structFromJSON(js)
 		if err != nil {
-			return nil, nil, fmt.Errorf("structs[%d] (%s): %v", i, js.Name, err)
+			return nil, fmt.Errorf("structs[%d] (%s): %v", i, js.Name, err)
 		}
+		if err := js.Placement.Check(s); err != nil {
+			return nil, fmt.Errorf("structs[%d] (%s): %v", i, js.Name, err)
+		}
+		o := &sharing.Object{Layout: s, Placement: js.Placement}
 		for _, jp := range js.Paths {
 			p, err := access.Parse(jp.Spec)
 			if err != nil {
-				return nil, nil, fmt.Errorf("structs[%d] (%s): %v", i, js.Name, err)
+				return nil, fmt.Errorf("structs[%d] (%s): %v", i, js.Name, err)
 			}
 			p.Doc, p.Inferred = jp.Doc, jp.Inferred
 			if _, err := access.Resolve(p, s); err != nil {
-				return nil, nil, fmt.Errorf("structs[%d] (%s): %v", i, js.Name, err)
+				return nil, fmt.Errorf("structs[%d] (%s): %v", i, js.Name, err)
 			}
-			paths[s] = append(paths[s], p)
+			o.Paths = append(o.Paths, p)
 		}
-		out = append(out, s)
+		out = append(out, o)
 	}
-	return out, paths, nil
+	return out, nil
 }
 
 func structFromJSON(js JSONStruct) (*layout.Struct, error) {
@@ -66,7 +70,7 @@ func structFromJSON(js JSONStruct) (*layout.Struct, error) {
 	s := &layout.Struct{Name: js.Name, Source: js.Source, Arch: js.Arch, Size: js.Size, Align: js.Align,
 		PaddedTo: js.PaddedTo, Pointers: js.Pointers, Doc: js.Doc}
 	if js.Address != nil {
-		s.Placed, s.Address = true, *js.Address
+		s.Placed, s.Address = true, uint64(*js.Address)
 		for _, n := range js.Neighbours {
 			s.Neighbours = append(s.Neighbours, layout.Neighbour(n))
 		}

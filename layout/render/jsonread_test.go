@@ -10,28 +10,39 @@ import (
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/gosrc"
+	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/render"
+	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/structs"
 )
 
-// roundTrip writes the layouts and paths with JSONWithPaths, reads them
-// back with ReadJSON and checks that nothing was lost.
-func roundTrip(t *testing.T, in []*layout.Struct, paths map[*layout.Struct][]*access.Path) {
+// roundTrip writes the objects with JSON, reads them back with ReadJSON
+// and checks that nothing was lost: layouts, paths and placements.
+func roundTrip(t *testing.T, in ...*sharing.Object) {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := render.JSONWithPaths(&buf, in, paths, render.Options{Lines: []int64{64, 128}}); err != nil {
-		t.Fatalf("JSONWithPaths: %v", err)
+	if err := render.JSON(&buf, in, render.Options{Lines: []int64{64, 128}}); err != nil {
+		t.Fatalf("JSON: %v", err)
 	}
-	out, outPaths, err := render.ReadJSON(bytes.NewReader(buf.Bytes()))
+	out, err := render.ReadJSON(bytes.NewReader(buf.Bytes()))
 	if err != nil {
-		t.Fatalf("ReadJSON of what JSONWithPaths wrote: %v", err)
+		t.Fatalf("ReadJSON of what JSON wrote: %v", err)
 	}
 	if len(out) != len(in) {
 		t.Fatalf("ReadJSON: %d structs, want %d", len(out), len(in))
 	}
 	for i := range in {
-		compareStructs(t, in[i], out[i])
-		comparePaths(t, in[i].Name, paths[in[i]], outPaths[out[i]])
+		compareStructs(t, in[i].Layout, out[i].Layout)
+		comparePaths(t, in[i].Layout.Name, in[i].Paths, out[i].Paths)
+		if !slices.Equal(out[i].Placement, in[i].Placement) {
+			t.Errorf("%s: placement read back as %v, want %v", in[i].Layout.Name, out[i].Placement, in[i].Placement)
+		}
+		for _, line := range []int64{64, 128} {
+			want, _ := in[i].Phases(line)
+			if got, _ := out[i].Phases(line); !slices.Equal(got, want) {
+				t.Errorf("%s: phases at %d B read back as %v, want %v", in[i].Layout.Name, line, got, want)
+			}
+		}
 	}
 }
 
@@ -85,8 +96,7 @@ func comparePaths(t *testing.T, where string, want, got []*access.Path) {
 // TestReadJSONModels round-trips every built-in kernel model with its
 // paths, all in one document and one by one.
 func TestReadJSONModels(t *testing.T) {
-	var all []*layout.Struct
-	paths := map[*layout.Struct][]*access.Path{}
+	var all []*sharing.Object
 	bitfields, withPaths := 0, 0
 	for _, name := range structs.Names() {
 		s, err := structs.Lookup(name, "amd64")
@@ -105,16 +115,14 @@ func TestReadJSONModels(t *testing.T) {
 				bitfields++
 			}
 		}
-		paths[s] = ps
-		all = append(all, s)
-		t.Run(name, func(t *testing.T) {
-			roundTrip(t, []*layout.Struct{s}, map[*layout.Struct][]*access.Path{s: ps})
-		})
+		o := &sharing.Object{Layout: s, Paths: ps, Placement: placement.For(s, true)}
+		all = append(all, o)
+		t.Run(name, func(t *testing.T) { roundTrip(t, o) })
 	}
 	if len(all) == 0 || withPaths == 0 {
 		t.Fatalf("%d models, %d with paths", len(all), withPaths)
 	}
-	roundTrip(t, all, paths)
+	roundTrip(t, all...)
 	t.Logf("%d models, %d with paths, %d bitfields", len(all), withPaths, bitfields)
 }
 
@@ -130,7 +138,10 @@ func TestReadJSONGo(t *testing.T) {
 	}
 	for _, s := range res.Structs {
 		t.Run(s.Arch+"/"+s.Name, func(t *testing.T) {
-			roundTrip(t, []*layout.Struct{s}, map[*layout.Struct][]*access.Path{s: res.Paths[s]})
+			roundTrip(t, &sharing.Object{Layout: s, Paths: res.Paths[s], Placement: placement.For(s, res.Aligned[s])})
+			// As //mglayout:align declares it: at any multiple of its
+			// alignment, not where the allocator would put it.
+			roundTrip(t, &sharing.Object{Layout: s, Paths: res.Paths[s], Placement: placement.For(s, true)})
 		})
 	}
 }
@@ -156,7 +167,7 @@ const tkFast = `{"structs": [{
 `
 
 func TestReadJSONSmall(t *testing.T) {
-	out, paths, err := render.ReadJSON(strings.NewReader(tkFast))
+	out, err := render.ReadJSON(strings.NewReader(tkFast))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,13 +181,13 @@ func TestReadJSONSmall(t *testing.T) {
 			{Path: "seq.seqcount.sequence", Name: "sequence", Type: "unsigned", Offset: 0, Size: 4, Align: 4, Depth: 2, Parent: 1},
 			{Path: "base", Name: "base", Type: "struct tk_read_base[2]", Offset: 8, Size: 112, Align: 8, Kind: layout.KindArray, Len: 2, Parent: -1},
 		}}
-	compareStructs(t, want, out[0])
+	compareStructs(t, want, out[0].Layout)
 	comparePaths(t, "tk_fast@v6.1", []*access.Path{
 		{Name: "ktime_get_mono_fast_ns", CPUs: access.AllCPUs, Rate: access.Hot, Doc: "reader",
 			Accesses: []access.Access{{Op: access.SeqRead, Member: "seq"}, {Op: access.Read, Member: "base[0]"}}},
 		{Name: "tick", CPUs: 1, Rate: 250, Inferred: true,
 			Accesses: []access.Access{{Op: access.SeqWrite, Member: "seq"}, {Op: access.Write, Member: "base[0]"}, {Op: access.Write, Member: "base[1]"}}},
-	}, paths[out[0]])
+	}, out[0].Paths)
 }
 
 // TestReadJSONPaholeFlags round-trips the member flags that pahole's
@@ -191,7 +202,7 @@ func TestReadJSONPaholeFlags(t *testing.T) {
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	roundTrip(t, []*layout.Struct{s}, nil)
+	roundTrip(t, &sharing.Object{Layout: s})
 }
 
 // TestReadJSONErrors breaks the small document in one place at a time:
@@ -250,11 +261,11 @@ func TestReadJSONErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, _, err := render.ReadJSON(strings.NewReader(tt.doc))
+			out, err := render.ReadJSON(strings.NewReader(tt.doc))
 			if err == nil {
 				var desc []string
-				for _, s := range out {
-					for _, f := range s.Fields {
+				for _, o := range out {
+					for _, f := range o.Layout.Fields {
 						desc = append(desc, fmt.Sprintf("%s [%d,%d) parent %d depth %d", f.Path, f.Offset, f.End(), f.Parent, f.Depth))
 					}
 				}
@@ -291,9 +302,9 @@ func FuzzReadJSON(f *testing.F) {
 		{"path": "u.b", "type": "u64", "offset": 0, "size": 8, "align": 8}],
 		"paths": [{"name": "p", "cpus": "all", "rate": "hot", "spec": "p write=u.b read=u.a.y"}]}]}`)
 	f.Fuzz(func(t *testing.T, doc string) {
-		out, paths, err := render.ReadJSON(strings.NewReader(doc))
+		out, err := render.ReadJSON(strings.NewReader(doc))
 		if err != nil {
-			if out != nil || paths != nil {
+			if out != nil {
 				t.Errorf("ReadJSON returned layouts and an error")
 			}
 			if strings.ContainsAny(err.Error(), "\n\r") {
@@ -304,19 +315,17 @@ func FuzzReadJSON(f *testing.F) {
 		if len(out) == 0 {
 			t.Fatalf("ReadJSON succeeded with no layouts")
 		}
-		for _, s := range out {
-			if err := s.Validate(); err != nil {
+		for _, o := range out {
+			if err := o.Layout.Validate(); err != nil {
 				t.Errorf("ReadJSON returned a layout that does not validate: %v", err)
 			}
-			for _, p := range paths[s] {
-				if _, err := access.Resolve(p, s); err != nil {
+			if err := o.Placement.Check(o.Layout); err != nil {
+				t.Errorf("ReadJSON returned a placement that does not apply: %v", err)
+			}
+			for _, p := range o.Paths {
+				if _, err := access.Resolve(p, o.Layout); err != nil {
 					t.Errorf("ReadJSON returned a path that does not resolve: %v", err)
 				}
-			}
-		}
-		for s := range paths {
-			if !slices.Contains(out, s) {
-				t.Errorf("ReadJSON returned paths for a layout it did not return")
 			}
 		}
 	})

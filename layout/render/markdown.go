@@ -9,25 +9,27 @@ import (
 	"strings"
 
 	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/sharing"
 )
 
 // Markdown writes each struct as a heading, a table with a row per member,
 // hole and tail padding and a column per line size, rows marking the line
 // boundaries, and a summary sentence: ready to paste into a pull request or
 // a patch discussion.
-func Markdown(w io.Writer, structs []*layout.Struct, o Options) error {
+func Markdown(w io.Writer, objects []*sharing.Object, o Options) error {
 	var b strings.Builder
-	for i, s := range structs {
+	for i, obj := range objects {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		markdownStruct(&b, s, o)
+		markdownStruct(&b, obj, o)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func markdownStruct(b *strings.Builder, s *layout.Struct, o Options) {
+func markdownStruct(b *strings.Builder, obj *sharing.Object, o Options) {
+	s := obj.Layout
 	fmt.Fprintf(b, "### `%s` (%s, %s)\n\n", s.Name, s.Source, s.Arch)
 	if syn := synopsis(s.Doc); syn != "" {
 		fmt.Fprintf(b, "%s\n\n", syn)
@@ -109,7 +111,7 @@ func markdownStruct(b *strings.Builder, s *layout.Struct, o Options) {
 	}
 	tail := s.TailPadding(-1)
 	fmt.Fprintf(b, "\nSize %d bytes, aligned to %d; lines: %s; %s, %d %s of tail padding. Phases: %s.\n",
-		s.Size, s.Align, strings.Join(counts, ", "), holeText, tail, plural(int(tail), "byte", "bytes"), phaseSummary(s, o.Lines))
+		s.Size, s.Align, strings.Join(counts, ", "), holeText, tail, plural(int(tail), "byte", "bytes"), phaseSummary(obj, o.Lines))
 	if s.Placed {
 		fmt.Fprintf(b, "\nAt `%#x` (the symbol table).", s.Address)
 		if n := neighboursText(s, o.Lines); n != "" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/sharing"
 )
 
 // Options control what a renderer shows.
@@ -70,10 +71,10 @@ func crossed(lines []int64, after, upTo int64) []boundary {
 	return out
 }
 
-func phaseSummary(s *layout.Struct, lines []int64) string {
+func phaseSummary(o *sharing.Object, lines []int64) string {
 	var parts []string
 	for _, l := range lines {
-		ps := s.Phases(l)
+		ps, _ := o.Phases(l)
 		strs := make([]string, len(ps))
 		for i, p := range ps {
 			strs[i] = fmt.Sprint(p)

@@ -10,19 +10,21 @@ import (
 
 	goldenfile "github.com/mglayout/mglayout/internal/golden"
 	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/render"
+	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/structs"
 )
 
-func models(t *testing.T) []*layout.Struct {
+func models(t *testing.T) []*sharing.Object {
 	t.Helper()
-	var out []*layout.Struct
+	var out []*sharing.Object
 	for _, name := range structs.Names() {
 		s, err := structs.Lookup(name, "amd64")
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, s)
+		out = append(out, &sharing.Object{Layout: s, Placement: placement.For(s, true)})
 	}
 	return out
 }
@@ -32,7 +34,7 @@ func models(t *testing.T) []*layout.Struct {
 func TestGolden(t *testing.T) {
 	formats := []struct {
 		ext    string
-		render func(io.Writer, []*layout.Struct, render.Options) error
+		render func(io.Writer, []*sharing.Object, render.Options) error
 	}{
 		{"txt", render.Text},
 		{"json", render.JSON},
@@ -67,7 +69,7 @@ func TestJSONSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := render.JSON(&buf, []*layout.Struct{s}, render.Options{Lines: []int64{64, 128}}); err != nil {
+	if err := render.JSON(&buf, []*sharing.Object{{Layout: s, Placement: placement.For(s, true)}}, render.Options{Lines: []int64{64, 128}}); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -157,7 +159,7 @@ func TestMarkdownBitfieldsAndForcedAlign(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := render.Markdown(&b, []*layout.Struct{s}, render.Options{Lines: []int64{64, 128}}); err != nil {
+	if err := render.Markdown(&b, []*sharing.Object{{Layout: s}}, render.Options{Lines: []int64{64, 128}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{

@@ -3,31 +3,47 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/placement"
+	"github.com/mglayout/mglayout/layout/sharing"
 )
 
 // Text writes the structs in the manner of pahole: one line per member
 // with its offset and size, hole and boundary comments, and a summary, plus
 // a column per line size giving the line (or range of lines) each member
 // occupies when the object starts on a line boundary.
-func Text(w io.Writer, structs []*layout.Struct, o Options) error {
+func Text(w io.Writer, objects []*sharing.Object, o Options) error {
 	// One struct at a time: a vmlinux has thousands.
 	var b strings.Builder
-	for i, s := range structs {
+	for i, obj := range objects {
 		b.Reset()
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		textStruct(&b, s, o)
+		textStruct(&b, obj, o)
 		if _, err := io.WriteString(w, b.String()); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// placedBy says who places an object where its policy is more than its
+// declared alignment: "; placed as heap or global".
+func placedBy(p placement.Policy) string {
+	if len(p) == 0 || slices.Equal(p, placement.Policy{placement.Declared}) {
+		return ""
+	}
+	var names []string
+	for _, c := range p {
+		names = append(names, c.String())
+	}
+	return "; placed as " + strings.Join(names, " or ")
 }
 
 // textWriter holds the column widths of one struct.
@@ -39,7 +55,8 @@ type textWriter struct {
 	lineW        []int
 }
 
-func textStruct(b *strings.Builder, s *layout.Struct, o Options) {
+func textStruct(b *strings.Builder, obj *sharing.Object, o Options) {
+	s := obj.Layout
 	t := &textWriter{b: b, s: s, o: o, typeW: 10, nameW: 8, lineW: make([]int, len(o.Lines))}
 	for _, i := range o.visible(s) {
 		f := &s.Fields[i]
@@ -120,12 +137,12 @@ func textStruct(b *strings.Builder, s *layout.Struct, o Options) {
 		fmt.Fprintf(b, "\t/* last cacheline: %s */\n", strings.Join(lastLine, ", "))
 	}
 	if s.Placed {
-		fmt.Fprintf(b, "\t/* at %#x (the symbol table): phase %s */\n", s.Address, phaseSummary(s, o.Lines))
+		fmt.Fprintf(b, "\t/* at %#x (the symbol table): phase %s */\n", s.Address, phaseSummary(obj, o.Lines))
 		if n := neighboursText(s, o.Lines); n != "" {
 			fmt.Fprintf(b, "\t/* on its first and last lines: %s */\n", n)
 		}
 	} else {
-		fmt.Fprintf(b, "\t/* phases: %s (object aligned to %d) */\n", phaseSummary(s, o.Lines), s.Align)
+		fmt.Fprintf(b, "\t/* phases: %s (object aligned to %d%s) */\n", phaseSummary(obj, o.Lines), s.Align, placedBy(obj.Placement))
 	}
 	switch natural := s.NaturalAlign(-1); {
 	case s.Align > natural:

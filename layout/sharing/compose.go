@@ -35,7 +35,7 @@ func Compose(name, doc string, parts []Part) (*Object, error) {
 	}
 	first := parts[0].Object.Layout
 	s := &layout.Struct{Name: name, Source: first.Source, Arch: first.Arch, Align: first.Align, Doc: doc}
-	out := &Object{Layout: s, Phases: parts[0].Object.Phases}
+	out := &Object{Layout: s, Placement: parts[0].Object.Placement}
 	paths := map[string]*access.Path{}
 	var base int64
 	for i, p := range parts {

@@ -2,27 +2,30 @@ package sharing
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/placement"
 )
 
 // Object is one layout, the paths that touch it, and where it can start.
 type Object struct {
 	Layout *layout.Struct
 	Paths  []*access.Path
-	// Phases returns the offsets modulo line at which the object can
-	// start, with the reason; nil means the layout's own alignment.
-	Phases func(line int64) ([]int64, string)
+	// Placement is where the object can start (placement.For decides
+	// it); nil: at any multiple of its alignment, or at its address.
+	Placement placement.Policy
 }
 
-func (o *Object) phases(line int64) ([]int64, string) {
-	if o.Phases != nil {
-		return o.Phases(line)
-	}
-	return o.Layout.Phases(line), fmt.Sprintf("aligned to %d", o.Layout.Align)
+// Phases returns the offsets modulo line at which the object can start,
+// with the reason.
+func (o *Object) Phases(line int64) ([]int64, string) { return o.Placement.Phases(o.Layout, line) }
+
+// Relaid returns the object with another layout of its type, placed as
+// it is: a candidate order or padding of its members.
+func (o *Object) Relaid(s *layout.Struct) *Object {
+	return &Object{Layout: s, Paths: o.Paths, Placement: o.Placement}
 }
 
 // Case is the analysis of one object at one line size and phase.
@@ -36,11 +39,10 @@ type Case struct {
 type PathFigures struct {
 	Path  *access.Path
 	Lines []int64 // indexes of the lines touched, line 0 holding the object's first byte
-	// Blocks128 counts the 128-byte blocks touched when the line holding
-	// the object's first byte is the first of an aligned pair: the pairs
-	// that Intel's spatial prefetcher fetches together. (The other
-	// placement is the 128-byte case at phase+64.) From 128 up it equals
-	// len(Lines).
+	// Blocks128 counts the 128-byte blocks touched: the pairs of lines
+	// that Intel's spatial prefetcher fetches together, with line 0 where
+	// layout.Struct.BlockOffset puts it in its pair. From 128 up it
+	// equals len(Lines).
 	Blocks128  int
 	FalseLines []int64 // lines where the path meets a writer, or is a writer met, falsely
 	TrueLines  []int64 // lines where the sharing is true
@@ -109,7 +111,7 @@ func Analyze(objects []*Object, lines []int64) (*Analysis, error) {
 		}
 		oa := ObjectAnalysis{Object: o, PhaseReasons: map[int64]string{}}
 		for _, line := range lines {
-			phases, reason := o.phases(line)
+			phases, reason := o.Phases(line)
 			oa.PhaseReasons[line] = reason
 			for _, phase := range phases {
 				oa.Cases = append(oa.Cases, analyzeCase(o, touches, line, phase))
@@ -236,7 +238,7 @@ func analyzeCase(o *Object, touches [][]access.Touch, line, phase int64) Case {
 		if line < 128 {
 			blocks := map[int64]bool{}
 			for _, l := range f.Lines {
-				blocks[l*line/128] = true
+				blocks[(l*line+s.BlockOffset(line))/128] = true
 			}
 			f.Blocks128 = len(blocks)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
 
@@ -316,32 +317,25 @@ func TestBlocks128(t *testing.T) {
 	}
 }
 
-// (g) An object's own Phases func decides the phases.
-func TestCustomPhases(t *testing.T) {
+// (g) An object's placement decides the phases.
+func TestPlacementPhases(t *testing.T) {
 	s := newStruct(t, "pair", 16, 8, scalar("a", 0, 8), scalar("b", 8, 8))
 	o := &sharing.Object{Layout: s, Paths: parsePaths(t, "w1 cpus=1 write=a", "w2 cpus=1 write=b"),
-		Phases: func(line int64) ([]int64, string) { return []int64{0, line - 8}, "custom reason" }}
+		Placement: placement.Policy{placement.SpanStart}}
 	oa := analyze(t, o, 64, 128)
-	if got, want := phasesOf(oa), [][2]int64{{64, 0}, {64, 56}, {128, 0}, {128, 120}}; !reflect.DeepEqual(got, want) {
+	if got, want := phasesOf(oa), [][2]int64{{64, 0}, {128, 0}}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("cases %v, want %v", got, want)
 	}
 	for _, l := range []int64{64, 128} {
-		if r := oa.PhaseReasons[l]; r != "custom reason" {
-			t.Errorf("PhaseReasons[%d] = %q, want the custom one", l, r)
-		}
-		// At phase line-8, a ends the first line and b begins the next.
-		c := caseAt(t, oa, l, l-8)
-		checkLines(t, fmt.Sprintf("%d/%d w1 Lines", l, l-8), figures(t, c, "w1").Lines, []int64{0})
-		checkLines(t, fmt.Sprintf("%d/%d w2 Lines", l, l-8), figures(t, c, "w2").Lines, []int64{1})
-		if w := c.FalseWeight(); w != 0 {
-			t.Errorf("%d/%d: FalseWeight %g, want 0", l, l-8, w)
+		if r := oa.PhaseReasons[l]; !strings.Contains(r, "start of a span") {
+			t.Errorf("PhaseReasons[%d] = %q, want the placement's", l, r)
 		}
 		if w := caseAt(t, oa, l, 0).FalseWeight(); w != 2e9 {
 			t.Errorf("%d/0: FalseWeight %g, want 2e9", l, w)
 		}
 	}
-	// Without it, the layout's alignment decides: 8 phases at 64.
-	o.Phases = nil
+	// Without one, the layout's alignment decides: 8 phases at 64.
+	o.Placement = nil
 	oa = analyze(t, o, 64)
 	if len(oa.Cases) != 8 || oa.PhaseReasons[64] == "" {
 		t.Errorf("default phases: %v, reason %q; want 8 phases and a reason", phasesOf(oa), oa.PhaseReasons[64])

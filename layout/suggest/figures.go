@@ -7,15 +7,15 @@ import (
 )
 
 // Figures compares the declared layout with the suggested one on the
-// paths of the suggestion, at the line sizes and with the phases given:
-// the before and after a reviewer reads. It is nil when the suggestion
-// changes nothing.
-func (r *Result) Figures(lines []int64, phases func(*layout.Struct) func(int64) ([]int64, string)) (*diff.Result, error) {
+// paths of the suggestion, at the line sizes given, each placed as the
+// object is: the before and after a reviewer reads. It is nil when the
+// suggestion changes nothing.
+func (r *Result) Figures(lines []int64) (*diff.Result, error) {
 	if len(r.Reordered) == 0 && len(r.Padding) == 0 {
 		return nil, nil
 	}
 	analyze := func(l *layout.Struct) (*sharing.ObjectAnalysis, error) {
-		a, err := sharing.Analyze([]*sharing.Object{{Layout: l, Paths: r.Paths, Phases: phases(l)}}, lines)
+		a, err := sharing.Analyze([]*sharing.Object{r.Object.Relaid(l)}, lines)
 		if err != nil {
 			return nil, err
 		}

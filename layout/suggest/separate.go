@@ -19,16 +19,13 @@ const maxPads = 8
 // left at any line size and phase. A pad is as long as the largest line
 // size requires, so that the two members can share no line wherever the
 // object starts.
-func separate(s *layout.Struct, paths []*access.Path, o Options) (*layout.Struct, []Pad, []string, error) {
+func separate(obj *sharing.Object, o Options) (*layout.Struct, []Pad, []string, error) {
+	s, paths := obj.Layout, obj.Paths
 	var pads []Pad
 	var unresolved []string
 	lmax := slices.Max(o.Lines)
 	for len(pads) < maxPads {
-		obj := &sharing.Object{Layout: s, Paths: paths}
-		if o.Phases != nil {
-			obj.Phases = o.Phases(s)
-		}
-		a, err := sharing.Analyze([]*sharing.Object{obj}, o.Lines)
+		a, err := sharing.Analyze([]*sharing.Object{obj.Relaid(s)}, o.Lines)
 		if err != nil {
 			return nil, nil, nil, err
 		}

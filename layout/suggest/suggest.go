@@ -31,16 +31,16 @@ import (
 // Options control the search.
 type Options struct {
 	Lines []int64
-	// Phases returns where an object with a given layout can start; nil
-	// uses its alignment. The size of a Go object decides its size class,
-	// so the phases are asked of every candidate.
-	Phases func(s *layout.Struct) func(line int64) ([]int64, string)
 	// Force reorders structs marked structs.HostLayout too.
 	Force bool
 }
 
 // Result is the suggestion.
 type Result struct {
+	// Object is the object suggested for; every candidate is placed by
+	// its placement policy (the size of a Go object decides its size
+	// class, so each candidate has phases of its own).
+	Object              *sharing.Object
 	Original, Suggested *layout.Struct
 	Paths               []*access.Path
 	CostBefore          float64
@@ -66,11 +66,11 @@ type Pad struct {
 // Suggest searches for a better layout of the object.
 func Suggest(obj *sharing.Object, o Options) (*Result, error) {
 	s := obj.Layout
-	r := &Result{Original: s, Paths: obj.Paths, Frozen: map[string]string{}}
+	r := &Result{Object: obj, Original: s, Paths: obj.Paths, Frozen: map[string]string{}}
 	if len(obj.Paths) == 0 {
 		return nil, fmt.Errorf("%s has no access paths, so no order is better than another (declare them with //mglayout:path)", s.Name)
 	}
-	eval := func(cand *layout.Struct) (float64, error) { return cost(cand, obj.Paths, o) }
+	eval := func(cand *layout.Struct) (float64, error) { return cost(obj.Relaid(cand), o) }
 	var err error
 	if r.CostBefore, err = eval(s); err != nil {
 		return nil, err
@@ -137,7 +137,7 @@ func Suggest(obj *sharing.Object, o Options) (*Result, error) {
 	root.relayout(goRules)
 	current = flatten(s, root)
 
-	current, pads, unresolved, err := separate(current, obj.Paths, o)
+	current, pads, unresolved, err := separate(obj.Relaid(current), o)
 	if err != nil {
 		return nil, err
 	}
@@ -304,11 +304,7 @@ func touchesSubtree(p *access.Path, s *layout.Struct, k *node) bool {
 }
 
 // cost is what the paths pay in a layout, summed over every case.
-func cost(s *layout.Struct, paths []*access.Path, o Options) (float64, error) {
-	obj := &sharing.Object{Layout: s, Paths: paths}
-	if o.Phases != nil {
-		obj.Phases = o.Phases(s)
-	}
+func cost(obj *sharing.Object, o Options) (float64, error) {
 	a, err := sharing.Analyze([]*sharing.Object{obj}, o.Lines)
 	if err != nil {
 		return 0, err

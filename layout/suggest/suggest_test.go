@@ -117,23 +117,14 @@ func TestPaddingSeparatesFalseSharers(t *testing.T) {
 		{Name: "hits", CPUs: access.AllCPUs, Rate: access.Hot, Accesses: []access.Access{{Op: access.Add, Member: "hits"}}},
 		{Name: "readers", CPUs: access.AllCPUs, Rate: access.Hot, Accesses: []access.Access{{Op: access.Read, Member: "limit"}, {Op: access.Read, Member: "name"}}},
 	}
-	phases := func(c *layout.Struct) func(int64) ([]int64, string) {
-		return func(line int64) ([]int64, string) {
-			p, err := placement.Phases(c, line, placement.Heap)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return p.Phases, p.Reason
-		}
-	}
-	r, err := suggest.Suggest(&sharing.Object{Layout: s, Paths: paths}, suggest.Options{Lines: lines, Phases: phases})
+	r, err := suggest.Suggest(&sharing.Object{Layout: s, Paths: paths, Placement: placement.Policy{placement.Heap}}, suggest.Options{Lines: lines})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Padding) != 1 {
 		t.Fatalf("padding %v, want one pad", r.Padding)
 	}
-	a, err := sharing.Analyze([]*sharing.Object{{Layout: r.Suggested, Paths: paths, Phases: phases(r.Suggested)}}, lines)
+	a, err := sharing.Analyze([]*sharing.Object{r.Object.Relaid(r.Suggested)}, lines)
 	if err != nil {
 		t.Fatal(err)
 	}
