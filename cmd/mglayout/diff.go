@@ -43,6 +43,7 @@ func diffFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	var load cli.Operands
 	load.Register(fs)
 	strict := fs.Bool("strict", false, "a rate-limited path that costs more is a regression even where a hot path gains")
+	unlike := fs.Bool("unlike", false, "compare objects of different GOARCHes, or with no access path in common, which is otherwise an error")
 	return func(ctx *cli.Context, args []string) error {
 		cfg := load.Config(ctx)
 		if len(args) != 2 && len(cfg.ELF) == 0 {
@@ -67,6 +68,9 @@ func diffFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 					return err
 				}
 			}
+		}
+		if err := diff.Comparable(objs[0], objs[1]); err != nil && !*unlike {
+			return cli.Usagef("%v", err)
 		}
 		var sides [2]*sharing.ObjectAnalysis
 		for i, o := range objs {

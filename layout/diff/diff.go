@@ -47,11 +47,16 @@ type Figures struct {
 
 // Row compares one path in one case.
 type Row struct {
-	Path        string
-	Line, Phase int64
-	Old, New    Figures
-	Verdict     Verdict
-	Changes     []string // "lines 1 → 2", "128-byte blocks 1 → 2", ...
+	Path string
+	// Phase is where the old object starts in the case compared and
+	// NewPhase where the new one does: the same phase, unless the two
+	// cannot start alike (a variable the linker placed elsewhere, a size
+	// class that changed), when each side's case is compared with the
+	// other's worst.
+	Line, Phase, NewPhase int64
+	Old, New              Figures
+	Verdict               Verdict
+	Changes               []string // "lines 1 → 2", "128-byte blocks 1 → 2", ...
 	// Moved are, for a row that is not the same, the members the path
 	// accesses whose line differs between the two layouts; New are the
 	// members it accesses only in the new one.
@@ -74,11 +79,25 @@ type Move struct {
 // Separation is two members that a path reads which shared a line before
 // and no longer do (or the reverse, for Joined).
 type Separation struct {
-	Line, Phase int64
-	A, B        string
-	Readers     []string // paths that access both
-	Writers     []string // paths that write both
-	AllTrue     bool     // every pair involving the readers on those lines is true sharing
+	Line, Phase, NewPhase int64 // as in Row
+	A, B                  string
+	Readers               []string // paths that access both
+	Writers               []string // paths that write both
+	AllTrue               bool     // every pair involving the readers on those lines is true sharing
+}
+
+// Moved is a placement that changed while the layout did not: a variable
+// the linker put elsewhere.
+type Moved struct {
+	// Phases are the old and new phases per line size, where they differ.
+	Lines              []int64
+	OldPhase, NewPhase map[int64][]int64
+	// OldAddress and NewAddress are the addresses, for placed variables.
+	OldAddress, NewAddress uint64
+	Placed                 bool
+	// Neighbours are the symbols that share the object's first or last
+	// line on one side only, as "name (before)" or "name (after)".
+	Neighbours []string
 }
 
 // Result is the whole comparison.
@@ -93,6 +112,9 @@ type Result struct {
 	Separations      []Separation
 	FalseOld         int // false-sharing pairs over all cases
 	FalseNew         int
+	// Moved is set when the layouts are identical and only where the
+	// object starts changed.
+	Moved *Moved
 	// Judgement is the gate's verdict, without -strict unless the
 	// caller judges again (Judge).
 	Judgement *Judgement
@@ -103,6 +125,35 @@ func (r *Result) Regressed() bool { return r.Judgement.Regressed() }
 
 // WorseAt returns the line sizes at which the change fails the gate.
 func (r *Result) WorseAt() []int64 { return r.Judgement.RegressedAt }
+
+// Comparable reports why two objects are not two layouts of the same
+// data that a comparison can judge: laid out for different GOARCHes (or
+// ELF machines), or with no access path in common, when a gate would pass
+// on nothing.
+func Comparable(old, new *sharing.Object) error {
+	if old.Layout.Arch != new.Layout.Arch {
+		return fmt.Errorf("%s is laid out for %s and %s for %s: compare layouts of one GOARCH (or give -unlike)", old.Layout.Name, old.Layout.Arch, new.Layout.Name, new.Layout.Arch)
+	}
+	for _, p := range old.Paths {
+		for _, q := range new.Paths {
+			if p.Name == q.Name {
+				return nil
+			}
+		}
+	}
+	names := func(o *sharing.Object) string {
+		var ns []string
+		for _, p := range o.Paths {
+			ns = append(ns, p.Name)
+		}
+		if len(ns) == 0 {
+			return "none"
+		}
+		return strings.Join(ns, ", ")
+	}
+	return fmt.Errorf("%s and %s have no access path in common (%s: %s; %s: %s), so no case can be compared: give both the same paths (or -unlike)",
+		old.Layout.Name, new.Layout.Name, old.Layout.Name, names(old), new.Layout.Name, names(new))
+}
 
 // Compare compares two analyses of one object each, at the same line
 // sizes. Paths are matched by name.
@@ -123,22 +174,29 @@ func Compare(old, new *sharing.ObjectAnalysis, lines []int64) (*Result, error) {
 	slices.Sort(r.OnlyNew)
 
 	for _, line := range lines {
+		seen := map[[2]int64]bool{}
 		for _, phase := range unionPhases(old, new, line) {
 			oc, nc := caseAt(old, line, phase), caseAt(new, line, phase)
 			// A phase reachable on one side only is compared with the
-			// other side's worst case at that line size.
+			// other side's worst case at that line size, each case
+			// named by its own phase, and each pair of cases once.
 			if oc == nil {
 				oc = old.Worst(line)
 			}
 			if nc == nil {
 				nc = new.Worst(line)
 			}
+			if seen[[2]int64{oc.Phase, nc.Phase}] {
+				continue
+			}
+			seen[[2]int64{oc.Phase, nc.Phase}] = true
 			for _, p := range old.Object.Paths {
 				ni, ok := newPaths[p.Name]
 				if !ok {
 					continue
 				}
-				row := compareRow(p.Name, line, phase, figures(oc, oldPaths[p.Name]), figures(nc, ni))
+				row := compareRow(p.Name, line, oc.Phase, figures(oc, oldPaths[p.Name]), figures(nc, ni))
+				row.NewPhase = nc.Phase
 				r.Rows = append(r.Rows, row)
 			}
 			r.FalseOld += len(oc.FalsePairs())
@@ -146,6 +204,7 @@ func Compare(old, new *sharing.ObjectAnalysis, lines []int64) (*Result, error) {
 		}
 	}
 	r.moves()
+	r.Moved = moved(old, new, lines)
 	if err := r.separations(); err != nil {
 		return nil, err
 	}
@@ -272,6 +331,64 @@ func (r *Result) relocations() {
 	}
 }
 
+// moved returns the placement change of two identical layouts, or nil
+// when the layouts differ or start alike at every line size.
+func moved(old, new *sharing.ObjectAnalysis, lines []int64) *Moved {
+	os, ns := old.Object.Layout, new.Object.Layout
+	if !sameLayout(os, ns) {
+		return nil
+	}
+	m := &Moved{OldPhase: map[int64][]int64{}, NewPhase: map[int64][]int64{}}
+	for _, line := range lines {
+		op, _ := old.Object.Phases(line)
+		np, _ := new.Object.Phases(line)
+		if !slices.Equal(op, np) {
+			m.Lines = append(m.Lines, line)
+			m.OldPhase[line], m.NewPhase[line] = op, np
+		}
+	}
+	if len(m.Lines) == 0 {
+		return nil
+	}
+	if os.Placed && ns.Placed {
+		m.Placed, m.OldAddress, m.NewAddress = true, os.Address, ns.Address
+		edge := func(s *layout.Struct) []string {
+			var names []string
+			for _, n := range s.Neighbours {
+				names = append(names, n.Name)
+			}
+			return names
+		}
+		oldN, newN := edge(os), edge(ns)
+		for _, n := range oldN {
+			if !slices.Contains(newN, n) {
+				m.Neighbours = append(m.Neighbours, n+" (before)")
+			}
+		}
+		for _, n := range newN {
+			if !slices.Contains(oldN, n) {
+				m.Neighbours = append(m.Neighbours, n+" (after)")
+			}
+		}
+	}
+	return m
+}
+
+// sameLayout reports whether two layouts have the same size, alignment
+// and members at the same offsets.
+func sameLayout(a, b *layout.Struct) bool {
+	if a.Size != b.Size || a.Align != b.Align || a.PaddedTo != b.PaddedTo || len(a.Fields) != len(b.Fields) {
+		return false
+	}
+	for i := range a.Fields {
+		f, g := &a.Fields[i], &b.Fields[i]
+		if f.Path != g.Path || f.Offset != g.Offset || f.Size != g.Size || f.BitOffset != g.BitOffset || f.BitSize != g.BitSize {
+			return false
+		}
+	}
+	return true
+}
+
 func leaves(s *layout.Struct) []*layout.Field {
 	var out []*layout.Field
 	for i := range s.Fields {
@@ -310,16 +427,16 @@ func (r *Result) separations() error {
 					continue
 				}
 				sameBefore := sameLine(*oa, *ob, row.Line, row.Phase)
-				sameAfter := sameLine(a, b, row.Line, row.Phase)
+				sameAfter := sameLine(a, b, row.Line, row.NewPhase)
 				if !sameBefore || sameAfter {
 					continue
 				}
-				key := fmt.Sprint(row.Line, row.Phase, a.Member, b.Member)
+				key := fmt.Sprint(row.Line, row.Phase, row.NewPhase, a.Member, b.Member)
 				if seen[key] {
 					continue
 				}
 				seen[key] = true
-				sep := Separation{Line: row.Line, Phase: row.Phase, A: a.Member, B: b.Member}
+				sep := Separation{Line: row.Line, Phase: row.Phase, NewPhase: row.NewPhase, A: a.Member, B: b.Member}
 				sep.Readers, sep.Writers = accessorsOfBoth(r.New.Object, newT, a, b)
 				if len(sep.Readers) == 0 {
 					// Members only writers use together: what their
@@ -327,7 +444,7 @@ func (r *Result) separations() error {
 					// the rows count; no reader's argument is in it.
 					continue
 				}
-				sep.AllTrue = allTrue(r.New, row.Line, row.Phase, sep.Readers)
+				sep.AllTrue = allTrue(r.New, row.Line, row.NewPhase, sep.Readers)
 				r.Separations = append(r.Separations, sep)
 			}
 		}
@@ -356,7 +473,7 @@ func (r *Result) movedMembers() {
 				continue
 			}
 			os := layout.SpanOf(ot.Offset, ot.End-ot.Offset, row.Line, row.Phase)
-			ns := layout.SpanOf(nt.Offset, nt.End-nt.Offset, row.Line, row.Phase)
+			ns := layout.SpanOf(nt.Offset, nt.End-nt.Offset, row.Line, row.NewPhase)
 			if os != ns && !slices.ContainsFunc(row.Moved, func(m MemberLines) bool { return m.Member == nt.Member }) {
 				row.Moved = append(row.Moved, MemberLines{nt.Member, os, ns})
 			}

@@ -144,11 +144,11 @@ func TestExplainGuohui(t *testing.T) {
 		t.Fatalf("no changes for %s: %+v", coarse, e.Paths)
 	}
 	pc := e.Paths[j]
-	k := slices.IndexFunc(pc.Changed, func(cc diff.CaseChange) bool { return cc.Case == diff.Case{Line: 64, Phase: 0} })
+	k := slices.IndexFunc(pc.Changed, func(cc diff.CaseChange) bool { return cc.Case == diff.Case{Line: 64, Phase: 0, NewPhase: 0} })
 	if k < 0 || pc.Changed[k].Kind != diff.BlocksChange {
 		t.Errorf("64 B phase 0 of %s: %+v, want a change of 128-byte blocks", coarse, pc.Changed)
 	}
-	if !slices.Contains(pc.Same, diff.Case{Line: 128, Phase: 64}) {
+	if !slices.Contains(pc.Same, diff.Case{Line: 128, Phase: 64, NewPhase: 64}) {
 		t.Errorf("cases where nothing changes for %s: %v, want 128 B phase 64", coarse, pc.Same)
 	}
 }

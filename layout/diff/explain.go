@@ -45,15 +45,16 @@ type MovedMember struct {
 
 // CaseLines is a member's lines before and after in one case.
 type CaseLines struct {
-	Line, Phase int64
-	Old, New    layout.Span
+	Line, Phase, NewPhase int64 // as in Row
+	Old, New              layout.Span
 	// Phased is set when the comparison has more than one phase at the
 	// line size, so that the phase must be named.
 	Phased bool
 }
 
-// Case is one line size and phase.
-type Case struct{ Line, Phase int64 }
+// Case is one line size and phase: the old object's phase and the new
+// one's, as in Row.
+type Case struct{ Line, Phase, NewPhase int64 }
 
 // SeparatedGroup is a member that moved away from others a path reads
 // with it: the partners, the cases, who reads and writes them, and
@@ -220,16 +221,16 @@ func (r *Result) caseLines(o, n *layout.Field) ([]CaseLines, bool) {
 	var out []CaseLines
 	changed := false
 	for _, line := range r.Lines {
-		var phases []int64
-		for _, c := range r.New.Cases {
-			if c.Line == line {
-				phases = append(phases, c.Phase)
+		var cases [][2]int64 // the rows' old and new phases
+		for _, row := range r.Rows {
+			if c := [2]int64{row.Phase, row.NewPhase}; row.Line == line && !slices.Contains(cases, c) {
+				cases = append(cases, c)
 			}
 		}
-		for _, phase := range phases {
-			os, ns := o.Lines(line, phase), n.Lines(line, phase)
+		for _, c := range cases {
+			os, ns := o.Lines(line, c[0]), n.Lines(line, c[1])
 			changed = changed || os != ns
-			out = append(out, CaseLines{Line: line, Phase: phase, Old: os, New: ns, Phased: len(phases) > 1})
+			out = append(out, CaseLines{Line: line, Phase: c[0], NewPhase: c[1], Old: os, New: ns, Phased: len(cases) > 1 || c[0] != c[1]})
 		}
 	}
 	return out, changed
@@ -252,7 +253,7 @@ func (r *Result) separatedGroups() []SeparatedGroup {
 			groups = append(groups, g)
 		}
 		g.Partners = appendNew(g.Partners, partner)
-		if c := (Case{s.Line, s.Phase}); !slices.Contains(g.Cases, c) {
+		if c := (Case{s.Line, s.Phase, s.NewPhase}); !slices.Contains(g.Cases, c) {
 			g.Cases = append(g.Cases, c)
 		}
 		for _, x := range s.Readers {
@@ -283,7 +284,7 @@ func (r *Result) pathChanges(name string) (PathChanges, bool) {
 			same = append(same, row)
 			continue
 		}
-		cc := CaseChange{Case: Case{row.Line, row.Phase}, Old: row.Old, New: row.New}
+		cc := CaseChange{Case: Case{row.Line, row.Phase, row.NewPhase}, Old: row.Old, New: row.New}
 		switch {
 		case len(row.New.Lines) != len(row.Old.Lines):
 			cc.Kind = LinesChange
@@ -319,7 +320,7 @@ func (r *Result) pathChanges(name string) (PathChanges, bool) {
 	if len(same) > 0 {
 		pc.Identical = true
 		for _, row := range same {
-			pc.Same = append(pc.Same, Case{row.Line, row.Phase})
+			pc.Same = append(pc.Same, Case{row.Line, row.Phase, row.NewPhase})
 			pc.Identical = pc.Identical && slices.Equal(row.Old.Lines, row.New.Lines) && slices.Equal(row.New.Lines, same[0].New.Lines)
 		}
 		pc.Lines = same[0].New.Lines

@@ -30,13 +30,13 @@ type PathChange struct {
 	// built-in models write theirs ("ktime_get_raw_ts64(),
 	// kernel/time/timekeeping.c, v6.1: CLOCK_MONOTONIC_RAW, ..."):
 	// CLOCK_MONOTONIC_RAW; empty for other notes.
-	What        string
-	Rate        string // "hot" or "250/s"
-	Hot         bool
-	Worse       bool // costs more in some case; else less in some and more in none
-	Line, Phase int64
-	Old, New    int
-	Changes     []string // the row's: "lines 5 → 9", "128-byte blocks 3 → 5"
+	What                  string
+	Rate                  string // "hot" or "250/s"
+	Hot                   bool
+	Worse                 bool  // costs more in some case; else less in some and more in none
+	Line, Phase, NewPhase int64 // as in Row
+	Old, New              int
+	Changes               []string // the row's: "lines 5 → 9", "128-byte blocks 3 → 5"
 	// Outweighed is set for a rate-limited path that costs more only
 	// where some hot path costs less.
 	Outweighed bool
@@ -105,7 +105,7 @@ func (r *Result) Judge(strict bool) *Judgement {
 			case d > 0:
 				losses[pathLine{name, row.Line}] = true
 				if !c.Worse || d > delta {
-					c.Line, c.Phase, c.Old, c.New, c.Changes, delta = row.Line, row.Phase, o, n, row.Changes, d
+					c.Line, c.Phase, c.NewPhase, c.Old, c.New, c.Changes, delta = row.Line, row.Phase, row.NewPhase, o, n, row.Changes, d
 				}
 				c.Worse, changed = true, true
 				if c.Hot || strict || !hotGain[row.Line] {
@@ -116,7 +116,7 @@ func (r *Result) Judge(strict bool) *Judgement {
 				gains[pathLine{name, row.Line}] = true
 				better[row.Line] = true
 				if !c.Worse && (!changed || d < delta) {
-					c.Line, c.Phase, c.Old, c.New, c.Changes, delta = row.Line, row.Phase, o, n, row.Changes, d
+					c.Line, c.Phase, c.NewPhase, c.Old, c.New, c.Changes, delta = row.Line, row.Phase, row.NewPhase, o, n, row.Changes, d
 				}
 				changed = true
 			}

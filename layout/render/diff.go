@@ -68,7 +68,7 @@ func DiffText(w io.Writer, r *diff.Result) error {
 				verdict += ": " + strings.Join(row.Changes, ", ")
 			}
 			table = append(table, []string{
-				fmt.Sprintf("%d B/%d", row.Line, row.Phase),
+				caseLabel(diff.Case{Line: row.Line, Phase: row.Phase, NewPhase: row.NewPhase}),
 				figuresCell(row.Old, row.Line), "→", figuresCell(row.New, row.Line), verdict,
 			})
 		}
@@ -107,6 +107,9 @@ func verdictLine(r *diff.Result, worseAt []int64) string {
 		}
 	}
 	var b strings.Builder
+	if m := r.Moved; m != nil {
+		b.WriteString(movedText(r.New.Object.Layout.Name, m) + "\n")
+	}
 	if len(worseAt) > 0 {
 		verb := "touch"
 		if len(regressing) == 1 {
@@ -191,14 +194,58 @@ func lineChanges(lines []diff.CaseLines) string {
 	for _, cl := range lines {
 		label := fmt.Sprintf("%d B", cl.Line)
 		if cl.Phased {
-			label += fmt.Sprintf("/%d", cl.Phase)
+			label = caseLabel(diff.Case{Line: cl.Line, Phase: cl.Phase, NewPhase: cl.NewPhase})
 		}
 		parts = append(parts, fmt.Sprintf("%s line %s → %s", label, cl.Old, cl.New))
 	}
 	return strings.Join(parts, "; ")
 }
 
-func caseText(c diff.Case) string { return fmt.Sprintf("%d B phase %d", c.Line, c.Phase) }
+// movedText says first that only the placement changed: "tk_core moved
+// from 0xffffffff83a1e900 (0 mod 128) to 0xffffffff83a1e940 (64 mod
+// 128); the layout is identical."
+func movedText(name string, m *diff.Moved) string {
+	var at []string
+	for _, l := range m.Lines {
+		at = append(at, fmt.Sprintf("%s at %d B", phaseList(m.OldPhase[l])+" → "+phaseList(m.NewPhase[l]), l))
+	}
+	s := fmt.Sprintf("%s starts elsewhere (phases %s); the layout is identical.", name, strings.Join(at, ", "))
+	if m.Placed {
+		l := m.Lines[len(m.Lines)-1]
+		s = fmt.Sprintf("%s moved from %#x (%d mod %d) to %#x (%d mod %d); the layout is identical.",
+			name, m.OldAddress, m.OldAddress%uint64(l), l, m.NewAddress, m.NewAddress%uint64(l), l)
+	}
+	if len(m.Neighbours) > 0 {
+		s += " Its first and last lines changed neighbours: " + strings.Join(m.Neighbours, ", ") + "."
+	}
+	return s
+}
+
+func phaseList(ps []int64) string {
+	var strs []string
+	for _, p := range ps {
+		strs = append(strs, fmt.Sprint(p))
+	}
+	return strings.Join(strs, ", ")
+}
+
+// caseLabel names a case in a table: "64 B/0", or "128 B/0→64" where
+// the old object starts at 0 and the new one at 64.
+func caseLabel(c diff.Case) string {
+	if c.NewPhase != c.Phase {
+		return fmt.Sprintf("%d B/%d→%d", c.Line, c.Phase, c.NewPhase)
+	}
+	return fmt.Sprintf("%d B/%d", c.Line, c.Phase)
+}
+
+// caseText names a case in a sentence: "64 B phase 0", or "128 B, phase
+// 0 before and 64 after".
+func caseText(c diff.Case) string {
+	if c.NewPhase != c.Phase {
+		return fmt.Sprintf("%d B, phase %d before and %d after", c.Line, c.Phase, c.NewPhase)
+	}
+	return fmt.Sprintf("%d B phase %d", c.Line, c.Phase)
+}
 
 func casesText(cs []diff.Case) string {
 	var parts []string
@@ -254,15 +301,15 @@ func describeWhy(e *diff.Explanation) []string {
 			}
 			switch cc.Kind {
 			case diff.LinesChange:
-				say(fmt.Sprintf("At %d B phase %d, %s touches %s instead of %d%s.",
-					cc.Line, cc.Phase, pc.Path, countLines(len(cc.New.Lines)), len(cc.Old.Lines), because))
+				say(fmt.Sprintf("At %s, %s touches %s instead of %d%s.",
+					caseText(cc.Case), pc.Path, countLines(len(cc.New.Lines)), len(cc.Old.Lines), because))
 			case diff.FalseChange:
-				say(fmt.Sprintf("At %d B phase %d, %s shares %s falsely instead of %d%s.",
-					cc.Line, cc.Phase, pc.Path, countLines(cc.New.FalseLines), cc.Old.FalseLines, because))
+				say(fmt.Sprintf("At %s, %s shares %s falsely instead of %d%s.",
+					caseText(cc.Case), pc.Path, countLines(cc.New.FalseLines), cc.Old.FalseLines, because))
 			case diff.BlocksChange:
 				because = strings.Replace(because, ": ", ", because ", 1)
-				say(fmt.Sprintf("At %d B phase %d, %s touched lines %s, %s of 128 bytes; now it touches lines %s, %s%s: the adjacent-line prefetcher no longer brings its data in with one fetch.",
-					cc.Line, cc.Phase, pc.Path, textfmt.Ranges(cc.Old.Lines), blocks(cc.Old.Blocks128),
+				say(fmt.Sprintf("At %s, %s touched lines %s, %s of 128 bytes; now it touches lines %s, %s%s: the adjacent-line prefetcher no longer brings its data in with one fetch.",
+					caseText(cc.Case), pc.Path, textfmt.Ranges(cc.Old.Lines), blocks(cc.Old.Blocks128),
 					textfmt.Ranges(cc.New.Lines), blocks(cc.New.Blocks128), because))
 			}
 		}
@@ -307,7 +354,7 @@ func gateLine(c diff.PathChange) string {
 	if c.What != "" {
 		name += " (" + c.What + ")"
 	}
-	s := fmt.Sprintf("%s, %s, at %d B/%d: %s", name, c.Rate, c.Line, c.Phase, strings.Join(c.Changes, ", "))
+	s := fmt.Sprintf("%s, %s, at %s: %s", name, c.Rate, caseLabel(diff.Case{Line: c.Line, Phase: c.Phase, NewPhase: c.NewPhase}), strings.Join(c.Changes, ", "))
 	switch {
 	case c.Outweighed:
 		s += "; outweighed by the hot paths' gain"

@@ -28,6 +28,18 @@ type DiffDocument struct {
 	Separations []DiffSeparation `json:"separations"`
 	FalseOld    int              `json:"false_pairs_old"`
 	FalseNew    int              `json:"false_pairs_new"`
+	// Moved is set when the layouts are identical and only where the
+	// object starts changed (diff.Moved).
+	Moved *DiffMoved `json:"moved,omitempty"`
+}
+
+// DiffMoved is a placement that moved while the layout did not.
+type DiffMoved struct {
+	OldAddress *Address           `json:"old_address,omitempty"`
+	NewAddress *Address           `json:"new_address,omitempty"`
+	OldPhases  map[string][]int64 `json:"old_phases"`
+	NewPhases  map[string][]int64 `json:"new_phases"`
+	Neighbours []string           `json:"neighbours"`
 }
 
 // DiffChange is a path's change as the gate weighs it (diff.PathChange).
@@ -39,19 +51,21 @@ type DiffChange struct {
 	Outweighed bool     `json:"outweighed"`
 	Line       int64    `json:"line"`
 	Phase      int64    `json:"phase"`
+	NewPhase   int64    `json:"new_phase"`
 	Old        int      `json:"cost_old"`
 	New        int      `json:"cost_new"`
 	Changes    []string `json:"changes"`
 }
 
 type DiffRow struct {
-	Path    string      `json:"path"`
-	Line    int64       `json:"line"`
-	Phase   int64       `json:"phase"`
-	Old     DiffFigures `json:"old"`
-	New     DiffFigures `json:"new"`
-	Verdict string      `json:"verdict"` // same, better, worse, mixed
-	Changes []string    `json:"changes"`
+	Path     string      `json:"path"`
+	Line     int64       `json:"line"`
+	Phase    int64       `json:"phase"`     // the old object's
+	NewPhase int64       `json:"new_phase"` // the new object's: another where they start apart
+	Old      DiffFigures `json:"old"`
+	New      DiffFigures `json:"new"`
+	Verdict  string      `json:"verdict"` // same, better, worse, mixed
+	Changes  []string    `json:"changes"`
 }
 
 type DiffFigures struct {
@@ -67,13 +81,14 @@ type DiffMove struct {
 }
 
 type DiffSeparation struct {
-	Line    int64    `json:"line"`
-	Phase   int64    `json:"phase"`
-	A       string   `json:"a"`
-	B       string   `json:"b"`
-	Readers []string `json:"readers"`
-	Writers []string `json:"writers"`
-	AllTrue bool     `json:"all_true"`
+	Line     int64    `json:"line"`
+	Phase    int64    `json:"phase"`
+	NewPhase int64    `json:"new_phase"`
+	A        string   `json:"a"`
+	B        string   `json:"b"`
+	Readers  []string `json:"readers"`
+	Writers  []string `json:"writers"`
+	AllTrue  bool     `json:"all_true"`
 }
 
 // NewDiffDocument converts a comparison to the JSON schema.
@@ -90,19 +105,31 @@ func NewDiffDocument(r *diff.Result) DiffDocument {
 		return DiffFigures{Lines: nonNil(f.Lines), Blocks128: f.Blocks128, FalseLines: f.FalseLines}
 	}
 	for _, row := range r.Rows {
-		d.Rows = append(d.Rows, DiffRow{Path: row.Path, Line: row.Line, Phase: row.Phase, Old: fig(row.Old), New: fig(row.New),
+		d.Rows = append(d.Rows, DiffRow{Path: row.Path, Line: row.Line, Phase: row.Phase, NewPhase: row.NewPhase, Old: fig(row.Old), New: fig(row.New),
 			Verdict: row.Verdict.String(), Changes: nonNilS(row.Changes)})
 	}
 	for _, c := range r.Judgement.Changes {
 		d.Gate = append(d.Gate, DiffChange{Path: c.Path, What: c.What, Rate: c.Rate, Worse: c.Worse, Outweighed: c.Outweighed,
-			Line: c.Line, Phase: c.Phase, Old: c.Old, New: c.New, Changes: nonNilS(c.Changes)})
+			Line: c.Line, Phase: c.Phase, NewPhase: c.NewPhase, Old: c.Old, New: c.New, Changes: nonNilS(c.Changes)})
 	}
 	for _, m := range r.Moves {
 		d.Moves = append(d.Moves, DiffMove(m))
 	}
 	for _, s := range r.Separations {
-		d.Separations = append(d.Separations, DiffSeparation{Line: s.Line, Phase: s.Phase, A: s.A, B: s.B,
+		d.Separations = append(d.Separations, DiffSeparation{Line: s.Line, Phase: s.Phase, NewPhase: s.NewPhase, A: s.A, B: s.B,
 			Readers: nonNilS(s.Readers), Writers: nonNilS(s.Writers), AllTrue: s.AllTrue})
+	}
+	if m := r.Moved; m != nil {
+		dm := &DiffMoved{OldPhases: map[string][]int64{}, NewPhases: map[string][]int64{}, Neighbours: nonNilS(m.Neighbours)}
+		if m.Placed {
+			oldA, newA := Address(m.OldAddress), Address(m.NewAddress)
+			dm.OldAddress, dm.NewAddress = &oldA, &newA
+		}
+		for _, l := range m.Lines {
+			key := fmt.Sprint(l)
+			dm.OldPhases[key], dm.NewPhases[key] = m.OldPhase[l], m.NewPhase[l]
+		}
+		d.Moved = dm
 	}
 	return d
 }
@@ -131,7 +158,7 @@ func DiffMarkdown(w io.Writer, r *diff.Result) error {
 		if row.Verdict == diff.Same {
 			continue
 		}
-		fmt.Fprintf(&b, "| `%s` | %d B / %d | %s | %s | %s |\n", row.Path, row.Line, row.Phase,
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", row.Path, caseLabel(diff.Case{Line: row.Line, Phase: row.Phase, NewPhase: row.NewPhase}),
 			figuresCell(row.Old, row.Line), figuresCell(row.New, row.Line), row.Verdict.String()+": "+strings.Join(row.Changes, ", "))
 	}
 	_, err := io.WriteString(w, b.String())

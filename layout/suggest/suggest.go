@@ -20,11 +20,13 @@ package suggest
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/diff"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
 
@@ -70,10 +72,27 @@ func Suggest(obj *sharing.Object, o Options) (*Result, error) {
 	if len(obj.Paths) == 0 {
 		return nil, fmt.Errorf("%s has no access paths, so no order is better than another (declare them with //mglayout:path)", s.Name)
 	}
-	eval := func(cand *layout.Struct) (float64, error) { return cost(obj.Relaid(cand), o) }
 	var err error
-	if r.CostBefore, err = eval(s); err != nil {
+	if r.CostBefore, err = cost(obj, o); err != nil {
 		return nil, err
+	}
+	before, err := sharing.Analyze([]*sharing.Object{obj}, o.Lines)
+	if err != nil {
+		return nil, err
+	}
+	// A candidate is what its paths pay, and the search takes only what
+	// diff's gate accepts against the declared layout: a suggestion that
+	// diff would call a regression is none.
+	eval := func(cand *layout.Struct) (float64, error) {
+		c, err := cost(obj.Relaid(cand), o)
+		if err != nil || c >= r.CostBefore {
+			return c, err
+		}
+		ok, err := passesGate(&before.Objects[0], obj.Relaid(cand), o.Lines)
+		if err != nil || !ok {
+			return math.Inf(1), err
+		}
+		return c, nil
 	}
 
 	root := tree(s)
@@ -135,9 +154,9 @@ func Suggest(obj *sharing.Object, o Options) (*Result, error) {
 		}
 	}
 	root.relayout(goRules)
-	current = flatten(s, root)
+	ordered := flatten(s, root)
 
-	current, pads, unresolved, err := separate(obj.Relaid(current), o)
+	current, pads, unresolved, err := separate(obj.Relaid(ordered), o)
 	if err != nil {
 		return nil, err
 	}
@@ -146,11 +165,33 @@ func Suggest(obj *sharing.Object, o Options) (*Result, error) {
 	if r.CostAfter, err = eval(current); err != nil {
 		return nil, err
 	}
-	if r.CostAfter > r.CostBefore {
-		// Padding can only cost lines; never suggest worse than the start.
+	if r.CostAfter >= r.CostBefore && len(pads) > 0 {
+		// The padding costs more than it saves, or the gate calls it a
+		// regression: the order alone, if it helps.
+		r.Padding = nil
+		if c, err := eval(ordered); err == nil && c < r.CostBefore {
+			r.Suggested, r.CostAfter = ordered, c
+		}
+	}
+	if r.CostAfter >= r.CostBefore {
+		// Never suggest what costs as much as the start, or more.
 		r.Suggested, r.CostAfter, r.Reordered, r.Padding = s, r.CostBefore, nil, nil
 	}
 	return r, nil
+}
+
+// passesGate reports whether diff's gate, as diff judges by default,
+// accepts a candidate layout in place of the analysed one.
+func passesGate(before *sharing.ObjectAnalysis, cand *sharing.Object, lines []int64) (bool, error) {
+	a, err := sharing.Analyze([]*sharing.Object{cand}, lines)
+	if err != nil {
+		return false, err
+	}
+	d, err := diff.Compare(before, &a.Objects[0], lines)
+	if err != nil {
+		return false, err
+	}
+	return !d.Regressed(), nil
 }
 
 // aggregate is a struct whose members may be reordered.
