@@ -38,7 +38,7 @@ T is a built-in model or scenario (tk_core@v6.1, tk@v6.1), a Go type
 
 func suggestFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	var out cli.Layouts
-	out.Register(fs)
+	out.Register(fs, "text") // declarations and a diff, for a reviewer to read
 	var load cli.Operands
 	load.Register(fs)
 	force := fs.Bool("force", false, "reorder structs marked structs.HostLayout too")
@@ -54,10 +54,8 @@ func suggestFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		if err != nil {
 			return err
 		}
-		if f, err := out.Format.Name(); err != nil {
+		if _, err := out.Format.Name(); err != nil {
 			return err
-		} else if f != "text" {
-			return cli.Usagef("suggest writes its declarations and figures as text only; drop -format %s", f)
 		}
 		set, err := cfg.LoadOne(args[0])
 		if err != nil {

@@ -11,16 +11,20 @@ import (
 )
 
 // Layouts are the flags of the commands that print layouts: the line
-// sizes and the format (text, json, md).
+// sizes and the format.
 type Layouts struct {
 	lines  string
 	Format Format
 }
 
-// Register declares -lines, -format and -json on fs.
-func (f *Layouts) Register(fs *flag.FlagSet) {
+// Register declares -lines, -format and -json on fs, for the formats the
+// command writes: text, json and md where none are given.
+func (f *Layouts) Register(fs *flag.FlagSet, formats ...string) {
 	fs.StringVar(&f.lines, "lines", "", "comma-separated line sizes in bytes (default 64, 128 and the host's)")
-	f.Format.Register(fs, "text", "json", "md")
+	if len(formats) == 0 {
+		formats = []string{"text", "json", "md"}
+	}
+	f.Format.Register(fs, formats...)
 }
 
 // LineSizes returns the line sizes asked for.

@@ -16,11 +16,14 @@ type Format struct {
 	json    bool
 }
 
-// Register declares -format and -json on fs, for the formats given.
+// Register declares -format on fs for the formats given, and -json where
+// json is one of them.
 func (f *Format) Register(fs *flag.FlagSet, formats ...string) {
 	f.formats = formats
 	fs.StringVar(&f.format, "format", "", "output format: "+strings.Join(formats, ", ")+" (default "+formats[0]+")")
-	fs.BoolVar(&f.json, "json", false, "shorthand for -format json")
+	if slices.Contains(formats, "json") {
+		fs.BoolVar(&f.json, "json", false, "shorthand for -format json")
+	}
 }
 
 // Name returns the format chosen, or a usage error naming the flag.
