@@ -90,6 +90,10 @@ func DiffText(w io.Writer, r *diff.Result) error {
 }
 
 func verdictLine(r *diff.Result, worseAt []int64) string {
+	if len(r.Rows) == 0 {
+		// Only under -unlike: no path is on both sides.
+		return "Nothing compared: no access path is on both sides, so no case can be judged."
+	}
 	j := r.Judgement
 	falseText := fmt.Sprintf("false-sharing pairs over all cases: %d → %d", r.FalseOld, r.FalseNew)
 	if r.FalseOld == 0 && r.FalseNew == 0 {
