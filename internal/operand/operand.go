@@ -162,7 +162,7 @@ func (f *Config) Load(args []string) (*Set, error) {
 				f.note(s.Name + " skipped: //mglayout:ignore " + reason)
 				continue
 			}
-			set.add(s, res.Paths[s], res.Aligned[s])
+			set.Objects = append(set.Objects, &sharing.Object{Layout: s, Paths: res.Paths[s], Placement: res.Placement[s]})
 			if syn := res.Syntax[s]; syn != nil {
 				set.Source[s] = &suggest.Files{Fset: syn.Fset, Files: syn.Files, Src: readSources(syn)}
 			}

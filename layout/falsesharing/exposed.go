@@ -232,22 +232,4 @@ func (c *checker) elementTypes() map[types.Object]bool {
 
 // valueElements returns the package's struct types that arrays or
 // slices hold by value: they start at any multiple of their alignment.
-func (c *checker) valueElements() map[types.Object]bool {
-	if c.inArrays != nil {
-		return c.inArrays
-	}
-	c.inArrays = map[types.Object]bool{}
-	for _, tv := range c.pass.TypesInfo.Types {
-		var elem types.Type
-		switch t := tv.Type.Underlying().(type) {
-		case *types.Slice:
-			elem = t.Elem()
-		case *types.Array:
-			elem = t.Elem()
-		}
-		if n, ok := types.Unalias(elem).(*types.Named); ok && n.Obj().Pkg() == c.pass.Pkg {
-			c.inArrays[n.Origin().Obj()] = true
-		}
-	}
-	return c.inArrays
-}
+func (c *checker) valueElements() map[types.Object]bool { return c.holders().Elements }

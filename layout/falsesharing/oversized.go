@@ -130,7 +130,7 @@ func (c *checker) oversizedPad(tn *types.TypeName, s *layout.Struct, arch string
 	default:
 		p, err := placement.Phases(&smaller, line, placement.Heap)
 		stride, _ := placement.Stride(&smaller)
-		if err != nil || !apart(p.Phases, stride) || c.globals[tn] {
+		if err != nil || !apart(p.Phases, stride) || c.holders().Globals[tn] {
 			return nil
 		}
 		o.why = p.Reason

@@ -3,48 +3,20 @@ package falsesharing
 import (
 	"go/types"
 
+	"github.com/mglayout/mglayout/layout/gosrc"
 	"github.com/mglayout/mglayout/layout/placement"
 )
 
-// placementOf returns where a struct type's objects can start: where
-// the allocator puts them, where the linker does too when a
-// package-level variable of the package holds one, and anywhere its
-// alignment allows when an array or slice holds it by value (objects a
-// loop allocates one by one stay in their size class).
+// placementOf returns where a struct type's objects can start, as check
+// places it (gosrc.Holders.Policy).
 func (c *checker) placementOf(tn *types.TypeName) placement.Policy {
-	policy := placement.Policy{placement.Heap}
-	if c.hasGlobal(tn) {
-		policy = append(policy, placement.Global)
-	}
-	if c.valueElements()[tn] {
-		policy = append(policy, placement.Element)
-	}
-	return policy
+	return c.holders().Policy(tn, false)
 }
 
-// hasGlobal reports whether a package-level variable holds a value of
-// the type, directly or as an array's elements.
-func (c *checker) hasGlobal(tn *types.TypeName) bool {
-	if c.globals == nil {
-		c.globals = map[types.Object]bool{}
-		scope := c.pass.Pkg.Scope()
-		for _, name := range scope.Names() {
-			v, ok := scope.Lookup(name).(*types.Var)
-			if !ok {
-				continue
-			}
-			t := v.Type()
-			for {
-				a, ok := t.Underlying().(*types.Array)
-				if !ok {
-					break
-				}
-				t = a.Elem()
-			}
-			if n, ok := types.Unalias(t).(*types.Named); ok {
-				c.globals[n.Origin().Obj()] = true
-			}
-		}
+// holders indexes how the package holds its struct types, on first use.
+func (c *checker) holders() *gosrc.Holders {
+	if c.held == nil {
+		c.held = gosrc.NewHolders(c.pass.Pkg, c.pass.TypesInfo)
 	}
-	return c.globals[tn]
+	return c.held
 }

@@ -138,15 +138,15 @@ type checker struct {
 	hot *hot
 	// touched indexes who names which member, on first use.
 	touched touchIndex
-	// globals are the types that package-level variables hold.
-	globals map[types.Object]bool
+	// held is how the package holds its struct types (holders).
+	held *gosrc.Holders
 	// found collects findings across GOARCHes and line sizes, so that one
 	// problem is reported once with every place it shows.
 	found    map[string]*finding
 	order    []string
 	reported map[string]bool
-	// elements memoises elementTypes, inArrays valueElements.
-	elements, inArrays map[types.Object]bool
+	// elements memoises elementTypes.
+	elements map[types.Object]bool
 	// tabled holds the element types of tables reported under FS1.
 	tabled map[types.Object]bool
 	// insts memoises instances; standIns names its stand-ins.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/placement"
 )
 
 // checked is one type-checked source file with its directives.
@@ -463,8 +464,8 @@ func TestLoadDeclaredPaths(t *testing.T) {
 	if got := specs(res.Paths[tick]); !slices.Equal(got, []string{"tick cpus=1 rate=250/s seqwrite=seq write=sec,nsec", "reader cpus=all rate=hot seqread=seq read=sec,nsec"}) {
 		t.Errorf("Clock paths %q", got)
 	}
-	if !res.Aligned[tick] || tick.Align != 64 {
-		t.Errorf("Clock: aligned %v, align %d; want a declared alignment of 64", res.Aligned[tick], tick.Align)
+	if !slices.Equal(res.Placement[tick], placement.Policy{placement.Declared}) || tick.Align != 64 {
+		t.Errorf("Clock: placement %v, align %d; want a declared alignment of 64", res.Placement[tick], tick.Align)
 	}
 
 	legacy := byName["Legacy"]

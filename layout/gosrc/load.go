@@ -17,6 +17,7 @@ import (
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/placement"
 )
 
 // Config says what to load.
@@ -35,9 +36,11 @@ type Result struct {
 	// Paths are each struct's access paths: those its //mglayout:path
 	// directives declare, or else those inferred from its members.
 	Paths map[*layout.Struct][]*access.Path
-	// Aligned holds the structs whose //mglayout:align directive
-	// guarantees where they start, instead of the allocator.
-	Aligned map[*layout.Struct]bool
+	// Placement holds where each struct's objects can start
+	// (Holders.Policy): where its //mglayout:align directive says, or
+	// where the allocator, the linker and the arrays of its package put
+	// them.
+	Placement map[*layout.Struct]placement.Policy
 	// Ignored holds the structs marked //mglayout:ignore, with the reason.
 	Ignored map[*layout.Struct]string
 	// Syntax holds, per struct, the parsed files of its package, where
@@ -63,7 +66,7 @@ func Load(cfg Config, patterns []string) (*Result, error) {
 	if len(archs) == 0 {
 		archs = []string{hostArch()}
 	}
-	res := &Result{Paths: map[*layout.Struct][]*access.Path{}, Aligned: map[*layout.Struct]bool{}, Ignored: map[*layout.Struct]string{}, Syntax: map[*layout.Struct]*Syntax{}}
+	res := &Result{Paths: map[*layout.Struct][]*access.Path{}, Placement: map[*layout.Struct]placement.Policy{}, Ignored: map[*layout.Struct]string{}, Syntax: map[*layout.Struct]*Syntax{}}
 	wanted := map[string]bool{}
 	for _, t := range cfg.Types {
 		wanted[strings.ReplaceAll(t, ", ", ",")] = false
@@ -243,6 +246,7 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool, res *
 	var structs []*layout.Struct
 	var notes []string
 	atomics := AtomicUses(pkg.Syntax, pkg.TypesInfo)
+	holders := NewHolders(pkg.Types, pkg.TypesInfo)
 	syntax := &Syntax{Fset: pkg.Fset, Files: pkg.Syntax}
 	add := func(t *types.Named, full, short, note string) error {
 		if !selected(full, short) {
@@ -279,8 +283,8 @@ func structsOf(pkg *packages.Package, arch string, wanted map[string]bool, res *
 		default:
 			res.Paths[s] = InferPaths(s, t, dirs, atomics[t.Origin().Obj()])
 		}
+		res.Placement[s] = holders.Policy(t.Obj(), align > 0)
 		if d != nil {
-			res.Aligned[s] = d.Align > 0
 			if d.Ignore != "" {
 				res.Ignored[s] = d.Ignore
 			}

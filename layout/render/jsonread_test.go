@@ -138,7 +138,7 @@ func TestReadJSONGo(t *testing.T) {
 	}
 	for _, s := range res.Structs {
 		t.Run(s.Arch+"/"+s.Name, func(t *testing.T) {
-			roundTrip(t, &sharing.Object{Layout: s, Paths: res.Paths[s], Placement: placement.For(s, res.Aligned[s])})
+			roundTrip(t, &sharing.Object{Layout: s, Paths: res.Paths[s], Placement: res.Placement[s]})
 			// As //mglayout:align declares it: at any multiple of its
 			// alignment, not where the allocator would put it.
 			roundTrip(t, &sharing.Object{Layout: s, Paths: res.Paths[s], Placement: placement.For(s, true)})
