@@ -55,8 +55,8 @@ func TestJSONKeys(t *testing.T) {
 		}
 		checkKeys(t, what, v)
 		if what == "sweep" {
-			if _, ok := v.(map[string]any)["interference_distance"]; !ok {
-				t.Errorf("sweep JSON has no interference_distance: %s", data)
+			if _, ok := v.(map[string]any)["interference"]; !ok {
+				t.Errorf("sweep JSON has no interference: %s", data)
 			}
 		}
 		if what == "probe" {

@@ -1,16 +1,54 @@
 package probe
 
 import (
+	"fmt"
 	"math"
+	"slices"
 
 	"github.com/mglayout/mglayout/probe/stats"
 )
 
+// InterferenceKind is what a sweep found.
+type InterferenceKind int
+
+const (
+	// Found: a distance below which the writer is significantly slower
+	// than at the far control, and from which on it never is.
+	Found InterferenceKind = iota + 1
+	// Everywhere: the writer is slower at every distance measured.
+	Everywhere
+	// NoneFound: the writer is never significantly slower, not even with
+	// the reader on its own line, which slows a writer on every
+	// cache-coherent host: the rounds were too noisy to tell.
+	NoneFound
+	// Undecidable: the rounds are too few to show any distance
+	// significant over the sweep's tests, on any machine.
+	Undecidable
+)
+
+var interferenceKinds = []string{Found: "found", Everywhere: "everywhere", NoneFound: "none", Undecidable: "undecidable"}
+
+func (k InterferenceKind) String() string { return interferenceKinds[k] }
+
+// MarshalText writes the kind by its name, as report.json carries it.
+func (k InterferenceKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads a kind's name.
+func (k *InterferenceKind) UnmarshalText(text []byte) error {
+	i := slices.Index(interferenceKinds, string(text))
+	if i <= 0 {
+		return fmt.Errorf("interference %q is not one of found, everywhere, none, undecidable", text)
+	}
+	*k = InterferenceKind(i)
+	return nil
+}
+
 // Interference is the verdict of a sweep.
 type Interference struct {
-	// Distance is the first distance from which on the writer is never
-	// slower than at the far control: the destructive interference
-	// distance. -1 when even the largest distance interferes.
+	Kind InterferenceKind
+	// Distance is, for Found, the first distance from which on the
+	// writer is never slower than at the far control: the destructive
+	// interference distance. It is 0 for the other kinds.
 	Distance int64
 	// Comparisons are the writer's at every distance against the
 	// control, in the order of the points, corrected as one family.
@@ -62,12 +100,33 @@ func (r *SweepResult) Interference() Interference {
 		}
 	}
 	switch {
+	case last < 0 && !in.Decidable():
+		in.Kind = Undecidable
 	case last < 0:
-		in.Distance = 0
+		in.Kind = NoneFound
 	case last == len(r.Points)-1:
-		in.Distance = -1
+		in.Kind = Everywhere
 	default:
-		in.Distance = r.Points[last+1].Distance
+		in.Kind, in.Distance = Found, r.Points[last+1].Distance
 	}
 	return in
+}
+
+// Verdict says what the sweep found in one sentence, the same in every
+// format that prints it: rounds is the number of rounds, largest the
+// largest distance measured.
+func (in Interference) Verdict(rounds int, largest int64) string {
+	switch in.Kind {
+	case Found:
+		s := fmt.Sprintf("Destructive-interference distance: %d bytes (%d rounds): the writer is significantly slower below it, and never from it on.", in.Distance, rounds)
+		if in.Distance > 64 && in.Distance%128 == 0 {
+			s += " Beyond the 64-byte line: the adjacent-line prefetcher pairs lines on this host."
+		}
+		return s
+	case Everywhere:
+		return fmt.Sprintf("Destructive-interference distance: more than %d bytes (%d rounds): the writer is slower at every distance measured.", largest, rounds)
+	case Undecidable:
+		return fmt.Sprintf("Destructive-interference distance: none measured: %d rounds cannot show a distance significant over the sweep's %d tests, whatever the machine; run more rounds (-count).", rounds, len(in.Comparisons))
+	}
+	return fmt.Sprintf("Destructive-interference distance: none measured (%d rounds): the writer is never significantly slower than at the far control, not even with the reader on its own line, which slows a writer on every cache-coherent host: the rounds were too noisy to tell (other work on these CPUs?). Run it again on a quiet machine.", rounds)
 }

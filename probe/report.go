@@ -40,16 +40,10 @@ func WriteSweep(w io.Writer, r *SweepResult) error {
 	switch {
 	case r.Rounds < stats.MinForCI:
 		fmt.Fprintf(&b, "\n%d rounds are too few for confidence intervals; run at least %d (-count).\n", r.Rounds, stats.MinForCI)
-	case in.Distance < 0:
-		fmt.Fprintf(&b, "\ndestructive-interference distance: more than %d bytes: the writer is slower at every distance measured.\n", r.Points[len(r.Points)-1].Distance)
-	case in.Distance == 0 && !in.Decidable():
-		fmt.Fprintf(&b, "\ndestructive-interference distance: none measured: %d rounds cannot show a distance significant over\nthe sweep's %d tests, whatever the machine; run more rounds (-count).\n", r.Rounds, len(in.Comparisons))
-	case in.Distance == 0:
-		b.WriteString("\ndestructive-interference distance: none measured: the writer is never significantly slower than at the far control,\nnot even with the reader on its own line, which slows a writer on every cache-coherent host: the rounds were too\nnoisy to tell (other work on these CPUs?). Run it again on a quiet machine.\n")
 	default:
-		fmt.Fprintf(&b, "\ndestructive-interference distance: %d bytes (the writer is significantly slower below it, and never from it on).\n", in.Distance)
-		if in.Distance > 64 && in.Distance%128 == 0 {
-			b.WriteString("Beyond the 64-byte line: the adjacent-line prefetcher pairs lines on this host.\n")
+		b.WriteString("\n")
+		for _, line := range textfmt.Wrap(in.Verdict(r.Rounds, r.Points[len(r.Points)-1].Distance), 100) {
+			b.WriteString(line + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

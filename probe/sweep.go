@@ -39,15 +39,17 @@ type SweepResult struct {
 	Interrupted bool          `json:"interrupted"`
 }
 
-// MarshalJSON writes a sweep with its verdict: the destructive-interference
-// distance, as report.json carries it (-1 when every distance interferes,
-// 0 when none does).
+// MarshalJSON writes a sweep with its verdict: what it found
+// (InterferenceKind) and, when it found one, the destructive-interference
+// distance.
 func (r *SweepResult) MarshalJSON() ([]byte, error) {
 	type plain SweepResult
+	in := r.Interference()
 	return json.Marshal(struct {
 		*plain
-		Distance int64 `json:"interference_distance"`
-	}{(*plain)(r), r.Interference().Distance})
+		Kind     InterferenceKind `json:"interference"`
+		Distance int64            `json:"interference_distance,omitempty"`
+	}{(*plain)(r), in.Kind, in.Distance})
 }
 
 // Sweep measures this host's destructive-interference distance: a writer

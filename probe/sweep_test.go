@@ -91,15 +91,16 @@ func TestInterference(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		writers []float64
+		kind    InterferenceKind
 		want    int64
 		slower  []int64
 	}{
-		{"line", []float64{slow, slow, fast, fast, fast}, 64, []int64{0, 32}},
-		{"pairs", []float64{slow, slow, slow, slow, fast, fast}, 128, []int64{0, 32, 64, 96}},
-		{"always", []float64{slow, slow, slow}, -1, []int64{0, 32, 64}},
-		{"never", []float64{fast, fast, fast}, 0, nil},
+		{"line", []float64{slow, slow, fast, fast, fast}, Found, 64, []int64{0, 32}},
+		{"pairs", []float64{slow, slow, slow, slow, fast, fast}, Found, 128, []int64{0, 32, 64, 96}},
+		{"always", []float64{slow, slow, slow}, Everywhere, 0, []int64{0, 32, 64}},
+		{"never", []float64{fast, fast, fast}, NoneFound, 0, nil},
 		// 2 % slower is significant but within the noise of a shared VM.
-		{"small", []float64{slow, 0.98 * fast, fast}, 32, []int64{0}},
+		{"small", []float64{slow, 0.98 * fast, fast}, Found, 32, []int64{0}},
 	} {
 		in := sweep(c.writers...).Interference()
 		var slower []int64
@@ -107,8 +108,8 @@ func TestInterference(t *testing.T) {
 			slower = append(slower, d)
 		}
 		slices.Sort(slower)
-		if in.Distance != c.want || !slices.Equal(slower, c.slower) {
-			t.Errorf("%s: distance %d, slower at %v; want %d, %v", c.name, in.Distance, slower, c.want, c.slower)
+		if in.Kind != c.kind || in.Distance != c.want || !slices.Equal(slower, c.slower) {
+			t.Errorf("%s: %s, distance %d, slower at %v; want %s, %d, %v", c.name, in.Kind, in.Distance, slower, c.kind, c.want, c.slower)
 		}
 	}
 }

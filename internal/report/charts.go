@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mglayout/mglayout/internal/textfmt"
+	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/stats"
 )
 
@@ -28,15 +29,7 @@ const (
 
 func newHTMLSweep(sw *Sweep) *htmlSweep {
 	hs := &htmlSweep{}
-	switch d := sw.Distance; {
-	case d < 0:
-		hs.Note = "The writer is slower than at the far control at every distance measured."
-	case d == 0:
-		hs.Note = "The writer is never significantly slower than at the far control."
-	default:
-		hs.Note = fmt.Sprintf("Destructive-interference distance: %d bytes: a reader closer than that slows the writer down.", d)
-	}
-	hs.Note += fmt.Sprintf(" %d rounds; far control at %d bytes.", sw.Rounds, sw.Far.Distance)
+	hs.Note = sw.Verdict + fmt.Sprintf(" Far control at %d bytes.", sw.Far.Distance)
 
 	h := swTop + 2*swPanelH + swPanelG + swBottom
 	c := newChart("chart sweep", "interference sweep: ops/s against the distance between writer and reader", swLeft+swPlotW+swRight, h)
@@ -120,7 +113,7 @@ func newHTMLSweep(sw *Sweep) *htmlSweep {
 	}
 	bottom := swTop + 2*swPanelH + swPanelG
 	c.text("axis-label", swLeft+swPlotW/2, bottom+36, "middle", "distance from the writer's word to the reader's (bytes)")
-	if sw.Distance > 0 && float64(sw.Distance) <= xmax {
+	if sw.Kind == probe.Found && float64(sw.Distance) <= xmax {
 		kx := x(float64(sw.Distance))
 		c.line("knee", kx, swTop-6, kx, bottom)
 		c.text("knee-label", kx+4, swTop-10, "start", fmt.Sprintf("interference distance %d B", sw.Distance))

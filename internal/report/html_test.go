@@ -64,7 +64,8 @@ func syntheticReport(t *testing.T) *Report {
 		}
 		return out
 	}
-	sw := &Sweep{Rounds: 10, Distance: 128}
+	in := probe.Interference{Kind: probe.Found, Distance: 128}
+	sw := &Sweep{Rounds: 10, Kind: in.Kind, Distance: in.Distance, Verdict: in.Verdict(10, 256)}
 	for d := int64(0); d <= 256; d += 16 {
 		w, rd := 150e6, 1.4e9
 		switch {
@@ -462,10 +463,10 @@ func checkHTML(t *testing.T, page []byte, r *Report) {
 			}
 		}
 		knee := findAll(sweep[0], element("line", "knee"))
-		if wantKnee := r.Sweep.Distance > 0; (len(knee) == 1) != wantKnee {
+		if wantKnee := r.Sweep.Kind == probe.Found; (len(knee) == 1) != wantKnee {
 			t.Errorf("sweep: %d knee lines for distance %d", len(knee), r.Sweep.Distance)
 		}
-		if r.Sweep.Distance > 0 && !strings.Contains(textOf(sweep[0]), fmt.Sprintf("interference distance %d B", r.Sweep.Distance)) {
+		if r.Sweep.Kind == probe.Found && !strings.Contains(textOf(sweep[0]), fmt.Sprintf("interference distance %d B", r.Sweep.Distance)) {
 			t.Errorf("sweep: the knee is not labelled")
 		}
 		for _, label := range []string{"writer ops/s", "reader ops/s", "distance"} {

@@ -63,7 +63,7 @@ func Markdown(w io.Writer, r *Report) error {
 		for _, p := range append(r.Sweep.Points, r.Sweep.Far) {
 			fmt.Fprintf(&b, "| %d | %s | %s |\n", p.Distance, statText(p.Writer), statText(p.Reader))
 		}
-		fmt.Fprintf(&b, "\nDestructive-interference distance: **%d bytes** (%d rounds).\n", r.Sweep.Distance, r.Sweep.Rounds)
+		fmt.Fprintf(&b, "\n%s\n", r.Sweep.Verdict)
 	}
 
 	if r.Clocks != nil {

@@ -95,10 +95,13 @@ func minMax(xs []float64) (float64, float64) {
 type Sweep struct {
 	Points []SweepPoint `json:"points"`
 	Far    SweepPoint   `json:"far"`
-	// Distance is the destructive-interference distance in bytes; -1
-	// when every distance interferes, 0 when none does.
-	Distance int64 `json:"interference_distance"`
-	Rounds   int   `json:"rounds"`
+	// Kind is what the sweep found, Distance the destructive-interference
+	// distance in bytes when it found one (probe.Interference), and
+	// Verdict the sentence every format prints.
+	Kind     probe.InterferenceKind `json:"interference"`
+	Distance int64                  `json:"interference_distance,omitempty"`
+	Verdict  string                 `json:"interference_verdict"`
+	Rounds   int                    `json:"rounds"`
 }
 
 // SweepPoint is one distance.
@@ -366,7 +369,12 @@ func newSweep(sw *probe.SweepResult) *Sweep {
 	for _, p := range sw.Points {
 		s.Points = append(s.Points, SweepPoint{Distance: p.Distance, Writer: newStat(p.Writer), Reader: newStat(p.Reader)})
 	}
-	s.Distance = sw.Interference().Distance
+	in := sw.Interference()
+	var largest int64
+	if len(sw.Points) > 0 {
+		largest = sw.Points[len(sw.Points)-1].Distance
+	}
+	s.Kind, s.Distance, s.Verdict = in.Kind, in.Distance, in.Verdict(sw.Rounds, largest)
 	return s
 }
 

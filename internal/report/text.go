@@ -69,14 +69,7 @@ func Text(w io.Writer, r *Report) error {
 		for _, p := range append(r.Sweep.Points, r.Sweep.Far) {
 			fmt.Fprintf(&b, "%-9d %-17s %-17s\n", p.Distance, statText(p.Writer), statText(p.Reader))
 		}
-		switch d := r.Sweep.Distance; {
-		case d < 0:
-			para(&b, "The writer is slower at every distance measured.")
-		case d == 0:
-			para(&b, "The writer is never significantly slower than at the far control, not even with the reader on its own line, which slows a writer on every cache-coherent host: the rounds were too noisy to tell (other work on these CPUs?). Run it again on a quiet machine.")
-		default:
-			para(&b, fmt.Sprintf("Destructive-interference distance: %d bytes (%d rounds).", d, r.Sweep.Rounds))
-		}
+		para(&b, r.Sweep.Verdict)
 	}
 
 	if r.Clocks != nil {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mglayout/mglayout/internal/golden"
+	"github.com/mglayout/mglayout/probe"
 )
 
 // TestTextWidth checks that the text report of a real run, the one
@@ -47,5 +48,32 @@ func TestFit(t *testing.T) {
 	}
 	if strings.Count(got, "word") != 40 || !strings.HasSuffix(got, "short\n") {
 		t.Errorf("fit lost text: %q", got)
+	}
+}
+
+// TestSweepVerdictEverywhere checks that a sweep that found no distance
+// reads the same in the text, the Markdown and the HTML, and that none of
+// them prints a distance it did not measure.
+func TestSweepVerdictEverywhere(t *testing.T) {
+	for _, in := range []probe.Interference{{Kind: probe.NoneFound}, {Kind: probe.Everywhere}, {Kind: probe.Found, Distance: 64}} {
+		r := syntheticReport(t)
+		r.Sweep.Kind, r.Sweep.Distance, r.Sweep.Verdict = in.Kind, in.Distance, in.Verdict(r.Sweep.Rounds, 256)
+		var text, md strings.Builder
+		if err := Text(&text, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := Markdown(&md, r); err != nil {
+			t.Fatal(err)
+		}
+		html := string(renderHTML(t, r))
+		flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+		for name, out := range map[string]string{"text": flat(text.String()), "md": flat(md.String()), "html": flat(html)} {
+			if !strings.Contains(out, flat(r.Sweep.Verdict)) {
+				t.Errorf("%s: %s sweep: the verdict %q is missing", name, in.Kind, r.Sweep.Verdict)
+			}
+			if in.Kind != probe.Found && (strings.Contains(out, "distance: 0 bytes") || strings.Contains(out, "**0 bytes**") || strings.Contains(out, "-1 bytes")) {
+				t.Errorf("%s: %s sweep prints a distance it did not measure", name, in.Kind)
+			}
+		}
 	}
 }
