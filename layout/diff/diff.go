@@ -38,11 +38,11 @@ func (v Verdict) String() string {
 	return [...]string{"same", "better", "worse", "mixed"}[v]
 }
 
-// Figures are one path's numbers in one case.
+// Figures are one path's numbers in one case: the lines it touches, by
+// index, and its cost.
 type Figures struct {
-	Lines      []int64
-	Blocks128  int
-	FalseLines int
+	Lines []int64
+	sharing.Cost
 }
 
 // Row compares one path in one case.
@@ -245,7 +245,7 @@ func caseAt(oa *sharing.ObjectAnalysis, line, phase int64) *sharing.Case {
 
 func figures(c *sharing.Case, path int) Figures {
 	f := c.Paths[path]
-	return Figures{Lines: f.Lines, Blocks128: f.Blocks128, FalseLines: len(f.FalseLines)}
+	return Figures{Lines: f.Lines, Cost: f.Cost(c.Line)}
 }
 
 func compareRow(name string, line, phase int64, old, new Figures) Row {

@@ -59,15 +59,6 @@ type Judgement struct {
 // Regressed reports whether the change fails the gate.
 func (j *Judgement) Regressed() bool { return len(j.RegressedAt) > 0 }
 
-// cost is a path's cost in one case.
-func cost(f Figures, line int64) int {
-	c := len(f.Lines) + f.FalseLines
-	if line < 128 {
-		c += f.Blocks128
-	}
-	return c
-}
-
 // Judge applies the gate (GateRule) to the comparison.
 func (r *Result) Judge(strict bool) *Judgement {
 	j := &Judgement{Strict: strict}
@@ -79,7 +70,7 @@ func (r *Result) Judge(strict bool) *Judgement {
 	// a hot path's gain at one phase of a line size counts for all.
 	hotGain := map[int64]bool{}
 	for _, row := range r.Rows {
-		if p := paths[row.Path]; p != nil && p.Rate == access.Hot && cost(row.New, row.Line) < cost(row.Old, row.Line) {
+		if p := paths[row.Path]; p != nil && p.Rate == access.Hot && row.New.GateUnits() < row.Old.GateUnits() {
 			hotGain[row.Line] = true
 		}
 	}
@@ -99,7 +90,7 @@ func (r *Result) Judge(strict bool) *Judgement {
 			if row.Path != name {
 				continue
 			}
-			o, n := cost(row.Old, row.Line), cost(row.New, row.Line)
+			o, n := row.Old.GateUnits(), row.New.GateUnits()
 			d := n - o
 			switch {
 			case d > 0:

@@ -136,7 +136,7 @@ func checkObject(b *strings.Builder, oa *sharing.ObjectAnalysis, lines []int64) 
 	}
 	for _, l := range lines {
 		if worst := oa.Worst(l); worst != nil && len(oa.Cases) > 1 {
-			fmt.Fprintf(b, "  worst phase at %d B: %d (%d lines touched by all paths together", l, worst.Phase, linesTouched(worst))
+			fmt.Fprintf(b, "  worst phase at %d B: %d (%d lines touched by all paths together", l, worst.Phase, worst.LinesTouched())
 			if fw := worst.FalseWeight(); fw > 0 {
 				n := len(worst.FalsePairs())
 				fmt.Fprintf(b, ", %d false-sharing %s", n, plural(n, "pair", "pairs"))
@@ -431,14 +431,6 @@ func pathNamed(paths []*access.Path, name string) *access.Path {
 		}
 	}
 	return nil
-}
-
-func linesTouched(c *sharing.Case) int {
-	n := 0
-	for _, f := range c.Paths {
-		n += len(f.Lines)
-	}
-	return n
 }
 
 func cpusRate(p *access.Path) string {

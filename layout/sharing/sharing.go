@@ -311,18 +311,11 @@ func (oa *ObjectAnalysis) Worst(line int64) *Case {
 		if c.Line != line {
 			continue
 		}
-		if worst == nil || compareCases(c, worst) > 0 {
+		if worst == nil || worse(c, worst) > 0 {
 			worst = c
 		}
 	}
 	return worst
-}
-
-func compareCases(a, b *Case) int {
-	if r := cmp.Compare(a.FalseWeight(), b.FalseWeight()); r != 0 {
-		return r
-	}
-	return cmp.Compare(a.linesTouched(), b.linesTouched())
 }
 
 // FalseWeight sums the writer weights of the false-sharing pairs.
@@ -336,14 +329,6 @@ func (c *Case) FalseWeight() float64 {
 		}
 	}
 	return w
-}
-
-func (c *Case) linesTouched() int {
-	n := 0
-	for _, p := range c.Paths {
-		n += len(p.Lines)
-	}
-	return n
 }
 
 // FalsePairs returns the false-sharing pairs of the case, heaviest first.

@@ -351,15 +351,8 @@ func cost(obj *sharing.Object, o Options) (float64, error) {
 		return 0, err
 	}
 	var total float64
-	for _, c := range a.Objects[0].Cases {
-		for _, f := range c.Paths {
-			lines := float64(len(f.Lines))
-			if c.Line < 128 {
-				lines += 0.5 * float64(f.Blocks128)
-			}
-			total += lines * f.Path.Weight(8)
-		}
-		total += 4 * c.FalseWeight()
+	for i := range a.Objects[0].Cases {
+		total += a.Objects[0].Cases[i].SearchCost()
 	}
 	return total, nil
 }
