@@ -132,7 +132,7 @@ func (r *Result) WorseAt() []int64 { return r.Judgement.RegressedAt }
 // on nothing.
 func Comparable(old, new *sharing.Object) error {
 	if old.Layout.Arch != new.Layout.Arch {
-		return fmt.Errorf("%s is laid out for %s and %s for %s: compare layouts of one GOARCH (or give -unlike)", old.Layout.Name, old.Layout.Arch, new.Layout.Name, new.Layout.Arch)
+		return fmt.Errorf("OLD %s is laid out for %s and NEW %s for %s: compare layouts of one GOARCH (or give -unlike)", old.Layout.Name, old.Layout.Arch, new.Layout.Name, new.Layout.Arch)
 	}
 	for _, p := range old.Paths {
 		for _, q := range new.Paths {
