@@ -2,7 +2,6 @@ package probe
 
 import (
 	"bytes"
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"math"
 	"runtime"
 	"slices"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/perf/benchfmt"
+
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 )
 
 // benchResult is one parsed result, copied out of the reader.

@@ -22,7 +22,7 @@ type ClockOptions struct {
 	// affinity mask.
 	CPUs []int `json:"cpus"`
 	// Progress, if set, is told what happens, between runs only.
-	Progress func(string) `json:"-"`
+	Progress func(Progress) `json:"-"`
 }
 
 // ClockResult is the cost of one read of the realtime clock, fine and
@@ -187,7 +187,7 @@ func (r *ClockResult) run(ctx context.Context, rows []*ClockRow) error {
 				return r.interrupt(round)
 			}
 			if o.Progress != nil {
-				o.Progress(fmt.Sprintf("round %d/%d, run %d/%d: %s", round+1, o.Count, i+1, len(order), row.Name))
+				o.Progress(Progress{round + 1, o.Count, i + 1, len(order), row.Name})
 			}
 			var perCall []float64
 			for t0 := time.Now(); time.Since(t0) < o.Duration && ctx.Err() == nil; {

@@ -99,8 +99,8 @@ func TestClocksCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r, err := Clocks(ctx, ClockOptions{Duration: MinDuration, Count: 5, Progress: func(msg string) {
-		if strings.HasPrefix(msg, "round 2/5, run 2/") {
+	r, err := Clocks(ctx, ClockOptions{Duration: MinDuration, Count: 5, Progress: func(p Progress) {
+		if strings.HasPrefix(p.String(), "round 2/5, run 2/") {
 			cancel()
 		}
 	}})

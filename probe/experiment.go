@@ -49,7 +49,7 @@ type Options struct {
 	// every path that writes.
 	Writers []string `json:"writers"`
 	// Progress, if set, is told what happens, between runs only.
-	Progress func(string) `json:"-"`
+	Progress func(Progress) `json:"-"`
 }
 
 // EmulateLine sets the options to emulate a target line size on the
@@ -234,7 +234,7 @@ func Run(ctx context.Context, variants []Variant, o Options) (*Result, error) {
 				return r, nil
 			}
 			if o.Progress != nil {
-				o.Progress(fmt.Sprintf("round %d/%d, run %d/%d: %s", round+1, o.Count, i+1, len(order), c.Name()))
+				o.Progress(Progress{round + 1, o.Count, i + 1, len(order), c.Name()})
 			}
 			if err := c.runOnce(ctx, planOf[c.Variant], cpus, o); err != nil {
 				return nil, err

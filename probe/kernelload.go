@@ -57,7 +57,7 @@ type KernelOptions struct {
 	Workers int   `json:"workers"`
 	CPUs    []int `json:"cpus"` // nil: the affinity mask
 	// Progress, if set, is told what happens, between runs only.
-	Progress func(string) `json:"-"`
+	Progress func(Progress) `json:"-"`
 }
 
 // KernelResult is the running kernel and what its pipe workloads did.
@@ -177,7 +177,7 @@ func Kernel(ctx context.Context, o KernelOptions) (*KernelResult, error) {
 				return r, nil
 			}
 			if o.Progress != nil {
-				o.Progress(fmt.Sprintf("round %d/%d, run %d/%d: %s", round+1, o.Count, i+1, len(order), w.Name))
+				o.Progress(Progress{round + 1, o.Count, i + 1, len(order), w.Name})
 			}
 			rates, err := runPipes(ctx, w.CPUs, w.Bytes, o.Duration)
 			if err != nil {

@@ -153,8 +153,8 @@ func TestKernelCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// Cancel during the second round's first run, which then stops early.
-	r, err := Kernel(ctx, KernelOptions{Duration: 200 * time.Millisecond, Count: 4, Workers: 3, Progress: func(msg string) {
-		if strings.HasPrefix(msg, "round 2/4, run 1/") {
+	r, err := Kernel(ctx, KernelOptions{Duration: 200 * time.Millisecond, Count: 4, Workers: 3, Progress: func(p Progress) {
+		if strings.HasPrefix(p.String(), "round 2/4, run 1/") {
 			go func() { time.Sleep(20 * time.Millisecond); cancel() }()
 		}
 	}})

@@ -236,13 +236,13 @@ func TestSweepErrors(t *testing.T) {
 // cancelDuring runs f with a context that is cancelled 50ms into the run
 // whose progress line starts with at, and returns how long f took to
 // return after the cancellation.
-func cancelDuring(t *testing.T, at string, f func(context.Context, func(string)) bool) time.Duration {
+func cancelDuring(t *testing.T, at string, f func(context.Context, func(Progress)) bool) time.Duration {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var cancelled atomic.Int64
-	progress := func(msg string) {
-		if strings.HasPrefix(msg, at) {
+	progress := func(p Progress) {
+		if strings.HasPrefix(p.String(), at) {
 			go func() {
 				time.Sleep(50 * time.Millisecond)
 				cancelled.Store(time.Now().UnixNano())
@@ -265,7 +265,7 @@ func cancelDuring(t *testing.T, at string, f func(context.Context, func(string))
 func TestSweepInterrupted(t *testing.T) {
 	cpus := usable(t)
 	var r *SweepResult
-	took := cancelDuring(t, "round 2/5, run 1/2", func(ctx context.Context, progress func(string)) bool {
+	took := cancelDuring(t, "round 2/5, run 1/2", func(ctx context.Context, progress func(Progress)) bool {
 		var err error
 		r, err = Sweep(ctx, SweepOptions{Max: 0, Step: 8, Far: 4096, Duration: 400 * time.Millisecond, Count: 5, CPUs: cpus[:2], Progress: progress})
 		if err != nil {
@@ -285,7 +285,7 @@ func TestSweepInterrupted(t *testing.T) {
 func TestSweepInterruptedLastRun(t *testing.T) {
 	cpus := usable(t)
 	var r *SweepResult
-	cancelDuring(t, "round 2/2, run 2/2", func(ctx context.Context, progress func(string)) bool {
+	cancelDuring(t, "round 2/2, run 2/2", func(ctx context.Context, progress func(Progress)) bool {
 		var err error
 		r, err = Sweep(ctx, SweepOptions{Max: 0, Step: 8, Far: 4096, Duration: 300 * time.Millisecond, Count: 2, CPUs: cpus[:2], Progress: progress})
 		if err != nil {
@@ -320,7 +320,7 @@ func TestRunInterrupted(t *testing.T) {
 		{"round 2/2, run 2/2", 2, 1}, // the last run of the last round
 	} {
 		var r *Result
-		took := cancelDuring(t, c.at, func(ctx context.Context, progress func(string)) bool {
+		took := cancelDuring(t, c.at, func(ctx context.Context, progress func(Progress)) bool {
 			o := Options{Line: 64, Phase: -1, Duration: 300 * time.Millisecond, Count: c.count, CPUs: cpus[:2],
 				Paths: []string{"ktime_get_coarse_real_ts64_mg"}, Progress: progress}
 			var err error
@@ -357,7 +357,7 @@ func TestRunShape(t *testing.T) {
 	cpus := usable(t)
 	procs := runtime.GOMAXPROCS(0)
 	var progress []string
-	o := Options{Line: 64, Phase: -1, Duration: MinDuration, Count: 2, CPUs: cpus[:2], Progress: func(s string) { progress = append(progress, s) }}
+	o := Options{Line: 64, Phase: -1, Duration: MinDuration, Count: 2, CPUs: cpus[:2], Progress: func(p Progress) { progress = append(progress, p.String()) }}
 	r, err := Run(context.Background(), mgFloor(t), o)
 	if err != nil {
 		t.Fatal(err)

@@ -13,13 +13,13 @@ import (
 
 // SweepOptions control a sweep.
 type SweepOptions struct {
-	Max      int64         // largest distance, e.g. 512
-	Step     int64         // distance step, e.g. 8
-	Far      int64         // the control distance, e.g. 4096
-	Duration time.Duration // of one run
-	Count    int           // rounds
-	CPUs     []int         // two CPUs: writer, reader; nil: the first two of the mask
-	Progress func(string)  `json:"-"`
+	Max      int64          // largest distance, e.g. 512
+	Step     int64          // distance step, e.g. 8
+	Far      int64          // the control distance, e.g. 4096
+	Duration time.Duration  // of one run
+	Count    int            // rounds
+	CPUs     []int          // two CPUs: writer, reader; nil: the first two of the mask
+	Progress func(Progress) `json:"-"`
 }
 
 // SweepPoint is one distance: the writer's and the reader's operations per
@@ -97,7 +97,7 @@ func Sweep(ctx context.Context, o SweepOptions) (*SweepResult, error) {
 				return r, nil
 			}
 			if o.Progress != nil {
-				o.Progress(fmt.Sprintf("round %d/%d, run %d/%d: distance %d", round+1, o.Count, i+1, len(order), pt.Distance))
+				o.Progress(Progress{round + 1, o.Count, i + 1, len(order), fmt.Sprintf("distance %d", pt.Distance)})
 			}
 			w, rd, err := sweepOnce(ctx, a, pt.Distance, r.CPUs, o.Duration)
 			if err != nil {

@@ -3,12 +3,12 @@ package structs_test
 import (
 	"debug/dwarf"
 	"debug/elf"
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"github.com/mglayout/mglayout/internal/kernelfacts"
 	"github.com/mglayout/mglayout/layout"
 )

@@ -83,7 +83,7 @@ func reportFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		run, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt)
 		defer stop()
 		r, err := report.Run(run, sc, report.Options{Budget: *budget, Lines: lineSizes, CPUs: cpuList,
-			Progress: func(msg string) { fmt.Fprintf(ctx.Stderr, "mglayout: %s\n", msg) }})
+			Progress: func(p report.Progress) { fmt.Fprintf(ctx.Stderr, "mglayout: %s\n", p) }})
 		if err != nil {
 			return cli.Usagef("%v", err)
 		}

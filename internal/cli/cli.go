@@ -11,6 +11,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/mglayout/mglayout/probe"
 )
 
 // A Command is one subcommand.
@@ -38,17 +40,16 @@ func (c *Context) Note(msg string) {
 	fmt.Fprintf(c.Stderr, "mglayout: note: %s\n", msg)
 }
 
-// RoundProgress returns a progress function for a measurement whose
-// messages start with their round ("round 3/10, ..."): it prints a line
-// when a new round starts, one a round, between runs and never during one.
-func (c *Context) RoundProgress() func(msg string) {
-	last := ""
-	return func(msg string) {
-		round, _, _ := strings.Cut(msg, ",")
-		if round != last {
-			fmt.Fprintf(c.Stderr, "mglayout: %s\n", msg)
+// RoundProgress returns a progress function for a measurement: it prints
+// a line when a new round starts, one a round, between runs and never
+// during one.
+func (c *Context) RoundProgress() func(probe.Progress) {
+	last := 0
+	return func(p probe.Progress) {
+		if p.Round != last {
+			fmt.Fprintf(c.Stderr, "mglayout: %s\n", p)
 		}
-		last = round
+		last = p.Round
 	}
 }
 

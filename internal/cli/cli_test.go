@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
+	"github.com/mglayout/mglayout/probe"
 )
 
 func testProgram() *Program {
@@ -92,10 +94,11 @@ func TestFormat(t *testing.T) {
 func TestRoundProgress(t *testing.T) {
 	var stderr bytes.Buffer
 	progress := (&Context{Stderr: &stderr}).RoundProgress()
-	for _, msg := range []string{"round 1/2, run 1/3", "round 1/2, run 2/3", "round 2/2, run 1/3", "round 2/2, run 2/3"} {
-		progress(msg)
+	for _, p := range []probe.Progress{{Round: 1, Rounds: 2, Run: 1, Runs: 3, What: "a"}, {Round: 1, Rounds: 2, Run: 2, Runs: 3, What: "b"},
+		{Round: 2, Rounds: 2, Run: 1, Runs: 3, What: "a"}, {Round: 2, Rounds: 2, Run: 2, Runs: 3, What: "b"}} {
+		progress(p)
 	}
-	if want := "mglayout: round 1/2, run 1/3\nmglayout: round 2/2, run 1/3\n"; stderr.String() != want {
+	if want := "mglayout: round 1/2, run 1/3: a\nmglayout: round 2/2, run 1/3: a\n"; stderr.String() != want {
 		t.Errorf("progress printed %q, want %q", stderr.String(), want)
 	}
 }

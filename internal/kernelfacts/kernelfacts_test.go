@@ -3,11 +3,12 @@ package kernelfacts
 import (
 	"bytes"
 	"flag"
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 )
 
 // original is where the project's kernel facts are, for TestCopy.

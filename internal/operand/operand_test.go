@@ -1,10 +1,11 @@
 package operand
 
 import (
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"slices"
 	"strings"
 	"testing"
+
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 )
 
 // TestModels checks that a built-in model loads as one object with its

@@ -231,8 +231,20 @@ type ProbeSpec struct {
 type Options struct {
 	Budget   time.Duration
 	Lines    []int64 // line sizes of the static analysis
-	Progress func(string)
+	Progress func(Progress)
 	CPUs     []int
+}
+
+// Progress is where a report stands: the time spent of its budget, the
+// measurement running, and where that stands.
+type Progress struct {
+	Elapsed, Budget time.Duration
+	Step            string // "sweep", "clocks", "kernel", or a probe's title and mode
+	probe.Progress
+}
+
+func (p Progress) String() string {
+	return fmt.Sprintf("[%v of %v] %s: %s", p.Elapsed.Round(time.Second), p.Budget, p.Step, p.Progress)
 }
 
 // Run runs the scenario within the budget. Interrupting ctx stops it
@@ -263,11 +275,10 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 	// The measurements share what is left of the budget, in proportion
 	// to what each would take at the default settings.
 	plan := newPlan(sc, r.Host.Line, o.Budget-time.Since(start))
-	progress := func(step string) func(string) {
-		return func(msg string) {
+	progress := func(step string) func(probe.Progress) {
+		return func(p probe.Progress) {
 			if o.Progress != nil {
-				elapsed := time.Since(start).Round(time.Second)
-				o.Progress(fmt.Sprintf("[%v of %v] %s: %s", elapsed, o.Budget, step, msg))
+				o.Progress(Progress{Elapsed: time.Since(start), Budget: o.Budget, Step: step, Progress: p})
 			}
 		}
 	}
@@ -379,7 +390,7 @@ func newSweep(sw *probe.SweepResult) *Sweep {
 }
 
 // runProbe runs one experiment natively or emulated.
-func (r *Report) runProbe(ctx context.Context, spec ProbeSpec, emulated bool, plan *plan, cpus []int, progress func(string) func(string)) (*Probe, bool, error) {
+func (r *Report) runProbe(ctx context.Context, spec ProbeSpec, emulated bool, plan *plan, cpus []int, progress func(string) func(probe.Progress)) (*Probe, bool, error) {
 	native := r.Host.Line
 	p := &Probe{Title: spec.Title, Mode: "native", Line: native, HostLine: native, Stress: spec.Stress, Cases: []ProbeCase{}, Comparisons: []Comparison{}, Predicted: []PredictedRow{}}
 	o := probe.Options{Line: native, Phase: -1, Duration: plan.probe, Count: plan.count, CPUs: cpus, Stress: spec.Stress,
@@ -409,7 +420,7 @@ func (r *Report) runProbe(ctx context.Context, spec ProbeSpec, emulated bool, pl
 	return p, res.Interrupted, nil
 }
 
-func withProgress(o probe.Options, f func(string)) probe.Options {
+func withProgress(o probe.Options, f func(probe.Progress)) probe.Options {
 	o.Progress = f
 	return o
 }

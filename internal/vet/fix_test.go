@@ -1,7 +1,6 @@
 package vet
 
 import (
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"go/parser"
 	"go/token"
 	"os"
@@ -11,6 +10,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
+
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 )
 
 // TestPlanFixes applies hand-made fixes: identical edits are taken once,

@@ -1,12 +1,12 @@
 package access_test
 
 import (
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"math"
 	"reflect"
 	"strings"
 	"testing"
 
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
 )

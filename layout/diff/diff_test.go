@@ -1,10 +1,10 @@
 package diff_test
 
 import (
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"slices"
 	"testing"
 
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"github.com/mglayout/mglayout/layout/diff"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/structs"

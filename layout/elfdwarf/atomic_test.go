@@ -3,10 +3,11 @@ package elfdwarf
 import (
 	"debug/elf"
 	"encoding/binary"
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"os"
 	"path/filepath"
 	"testing"
+
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 )
 
 // atomicC holds _Atomic members, which pahole cannot read (it stops at

@@ -1,7 +1,6 @@
 package falsesharing_test
 
 import (
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"github.com/mglayout/mglayout/layout/falsesharing"
 )
 

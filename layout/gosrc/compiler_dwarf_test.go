@@ -3,13 +3,12 @@ package gosrc
 import (
 	"debug/dwarf"
 	"debug/elf"
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
-
 	"fmt"
 	"runtime"
 	"strings"
 	"testing"
 
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"github.com/mglayout/mglayout/layout"
 )
 

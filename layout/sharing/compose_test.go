@@ -1,10 +1,10 @@
 package sharing_test
 
 import (
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"strings"
 	"testing"
 
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/sharing"

@@ -2,13 +2,13 @@ package suggest_test
 
 import (
 	"fmt"
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/elfdwarf"
 	"github.com/mglayout/mglayout/layout/suggest"

@@ -1,10 +1,11 @@
 package stats
 
 import (
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 )
 
 // TestMDEPower checks the smallest detectable effect against benchmath's

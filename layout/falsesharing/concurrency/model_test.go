@@ -2,7 +2,6 @@ package concurrency_test
 
 import (
 	"fmt"
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"go/ast"
 	"go/types"
 	"os"
@@ -14,6 +13,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"github.com/mglayout/mglayout/layout/falsesharing/concurrency"
 )
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 )
 
 // golangciVersion is the golangci-lint that TestGolangciLint builds the
