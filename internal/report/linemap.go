@@ -1,9 +1,7 @@
 package report
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -85,8 +83,9 @@ func leafCells(s *render.JSONStruct) []cell {
 }
 
 // resolvePaths maps the paths of a layout's check onto its bytes. The
-// layout is read back through render.ReadJSON so that member paths
-// resolve exactly as the analysis resolved them (arrays, elements).
+// layout is rebuilt from the report's document, as a recorded report
+// holds it, so that member paths resolve exactly as the analysis
+// resolved them (arrays, elements).
 func resolvePaths(s *render.JSONStruct, co *render.CheckObject, colors map[string]string) ([]mapPath, []string) {
 	if co == nil {
 		return nil, nil
@@ -94,11 +93,7 @@ func resolvePaths(s *render.JSONStruct, co *render.CheckObject, colors map[strin
 	var notes []string
 	one := *s
 	one.Paths = nil
-	data, err := json.Marshal(render.JSONDocument{Structs: []render.JSONStruct{one}})
-	if err != nil {
-		return nil, []string{"cannot read the layout back: " + err.Error()}
-	}
-	objects, err := render.ReadJSON(bytes.NewReader(data))
+	obj, err := one.Object()
 	if err != nil {
 		return nil, []string{"cannot read the layout back: " + err.Error()}
 	}
@@ -109,7 +104,7 @@ func resolvePaths(s *render.JSONStruct, co *render.CheckObject, colors map[strin
 			notes = append(notes, fmt.Sprintf("path %s not drawn: %v", jp.Name, err))
 			continue
 		}
-		ts, err := access.Resolve(p, objects[0].Layout)
+		ts, err := access.Resolve(p, obj.Layout)
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("path %s not drawn: %v", jp.Name, err))
 			continue

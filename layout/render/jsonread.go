@@ -34,28 +34,38 @@ func ReadJSON(r io.Reader) ([]*sharing.Object, error) {
 	}
 	var out []*sharing.Object
 	for i, js := range doc.Structs {
-		s, err := structFromJSON(js)
+		o, err := js.Object()
 		if err != nil {
 			return nil, fmt.Errorf("structs[%d] (%s): %v", i, js.Name, err)
-		}
-		if err := js.Placement.Check(s); err != nil {
-			return nil, fmt.Errorf("structs[%d] (%s): %v", i, js.Name, err)
-		}
-		o := &sharing.Object{Layout: s, Placement: js.Placement}
-		for _, jp := range js.Paths {
-			p, err := access.Parse(jp.Spec)
-			if err != nil {
-				return nil, fmt.Errorf("structs[%d] (%s): %v", i, js.Name, err)
-			}
-			p.Doc, p.Inferred = jp.Doc, jp.Inferred
-			if _, err := access.Resolve(p, s); err != nil {
-				return nil, fmt.Errorf("structs[%d] (%s): %v", i, js.Name, err)
-			}
-			o.Paths = append(o.Paths, p)
 		}
 		out = append(out, o)
 	}
 	return out, nil
+}
+
+// Object rebuilds the object a document's struct describes: its layout,
+// placement and access paths, each checked as ReadJSON checks them.
+func (js JSONStruct) Object() (*sharing.Object, error) {
+	s, err := structFromJSON(js)
+	if err != nil {
+		return nil, err
+	}
+	if err := js.Placement.Check(s); err != nil {
+		return nil, err
+	}
+	o := &sharing.Object{Layout: s, Placement: js.Placement}
+	for _, jp := range js.Paths {
+		p, err := access.Parse(jp.Spec)
+		if err != nil {
+			return nil, err
+		}
+		p.Doc, p.Inferred = jp.Doc, jp.Inferred
+		if _, err := access.Resolve(p, s); err != nil {
+			return nil, err
+		}
+		o.Paths = append(o.Paths, p)
+	}
+	return o, nil
 }
 
 func structFromJSON(js JSONStruct) (*layout.Struct, error) {
