@@ -56,12 +56,29 @@ type Row struct {
 	Line, Phase, NewPhase int64
 	Old, New              Figures
 	Verdict               Verdict
-	Changes               []string // "lines 1 → 2", "128-byte blocks 1 → 2", ...
+	Changes               []FigureChange // each figure that differs
 	// Moved are, for a row that is not the same, the members the path
 	// accesses whose line differs between the two layouts; New are the
 	// members it accesses only in the new one.
 	Moved      []MemberLines
 	NewMembers []string
+}
+
+// FigureChange is one figure of a row that differs between the two sides.
+type FigureChange struct {
+	Figure   string // "lines", "128-byte blocks" or "false-shared lines"
+	Old, New int
+}
+
+func (c FigureChange) String() string { return fmt.Sprintf("%s %d → %d", c.Figure, c.Old, c.New) }
+
+// Texts writes changes as "lines 1 → 2", in order.
+func Texts(cs []FigureChange) []string {
+	out := []string{}
+	for _, c := range cs {
+		out = append(out, c.String())
+	}
+	return out
 }
 
 // MemberLines is a member's lines before and after, in one case.
@@ -260,7 +277,7 @@ func compareRow(name string, line, phase int64, old, new Figures) Row {
 		default:
 			return
 		}
-		row.Changes = append(row.Changes, fmt.Sprintf("%s %d → %d", what, o, n))
+		row.Changes = append(row.Changes, FigureChange{Figure: what, Old: o, New: n})
 	}
 	note("lines", len(old.Lines), len(new.Lines))
 	if line < 128 {

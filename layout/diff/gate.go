@@ -36,7 +36,7 @@ type PathChange struct {
 	Worse                 bool  // costs more in some case; else less in some and more in none
 	Line, Phase, NewPhase int64 // as in Row
 	Old, New              int
-	Changes               []string // the row's: "lines 5 → 9", "128-byte blocks 3 → 5"
+	Changes               []FigureChange // the row's
 	// Outweighed is set for a rate-limited path that costs more only
 	// where some hot path costs less.
 	Outweighed bool

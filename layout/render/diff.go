@@ -65,7 +65,7 @@ func DiffText(w io.Writer, r *diff.Result) error {
 		for _, row := range rows {
 			verdict := row.Verdict.String()
 			if len(row.Changes) > 0 {
-				verdict += ": " + strings.Join(row.Changes, ", ")
+				verdict += ": " + strings.Join(diff.Texts(row.Changes), ", ")
 			}
 			table = append(table, []string{
 				caseLabel(diff.Case{Line: row.Line, Phase: row.Phase, NewPhase: row.NewPhase}),
@@ -358,7 +358,7 @@ func gateLine(c diff.PathChange) string {
 	if c.What != "" {
 		name += " (" + c.What + ")"
 	}
-	s := fmt.Sprintf("%s, %s, at %s: %s", name, c.Rate, caseLabel(diff.Case{Line: c.Line, Phase: c.Phase, NewPhase: c.NewPhase}), strings.Join(c.Changes, ", "))
+	s := fmt.Sprintf("%s, %s, at %s: %s", name, c.Rate, caseLabel(diff.Case{Line: c.Line, Phase: c.Phase, NewPhase: c.NewPhase}), strings.Join(diff.Texts(c.Changes), ", "))
 	switch {
 	case c.Outweighed:
 		s += "; outweighed by the hot paths' gain"

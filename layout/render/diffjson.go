@@ -106,11 +106,11 @@ func NewDiffDocument(r *diff.Result) DiffDocument {
 	}
 	for _, row := range r.Rows {
 		d.Rows = append(d.Rows, DiffRow{Path: row.Path, Line: row.Line, Phase: row.Phase, NewPhase: row.NewPhase, Old: fig(row.Old), New: fig(row.New),
-			Verdict: row.Verdict.String(), Changes: nonNilS(row.Changes)})
+			Verdict: row.Verdict.String(), Changes: diff.Texts(row.Changes)})
 	}
 	for _, c := range r.Judgement.Changes {
 		d.Gate = append(d.Gate, DiffChange{Path: c.Path, What: c.What, Rate: c.Rate, Worse: c.Worse, Outweighed: c.Outweighed,
-			Line: c.Line, Phase: c.Phase, NewPhase: c.NewPhase, Old: c.Old, New: c.New, Changes: nonNilS(c.Changes)})
+			Line: c.Line, Phase: c.Phase, NewPhase: c.NewPhase, Old: c.Old, New: c.New, Changes: diff.Texts(c.Changes)})
 	}
 	for _, m := range r.Moves {
 		d.Moves = append(d.Moves, DiffMove(m))
@@ -159,7 +159,7 @@ func DiffMarkdown(w io.Writer, r *diff.Result) error {
 			continue
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", row.Path, caseLabel(diff.Case{Line: row.Line, Phase: row.Phase, NewPhase: row.NewPhase}),
-			figuresCell(row.Old, row.Line), figuresCell(row.New, row.Line), row.Verdict.String()+": "+strings.Join(row.Changes, ", "))
+			figuresCell(row.Old, row.Line), figuresCell(row.New, row.Line), row.Verdict.String()+": "+strings.Join(diff.Texts(row.Changes), ", "))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
