@@ -234,33 +234,8 @@ func padBetween(s *layout.Struct, a, b string) *layout.Field {
 	return nil
 }
 
-// isPadding reports whether a member is deliberate padding: a blank or
-// pad-named member of some bytes or an array of words of any length (a
-// pad computed as [64 - unsafe.Sizeof(x)]byte may come to nothing), or a
-// CacheLinePad. A blank zero-size member of another type
-// (go.uber.org/atomic's nocmp, a [0]func()) only changes what the
-// compiler allows.
-func isPadding(f *layout.Field) bool {
-	if strings.Contains(f.Type, "CacheLinePad") {
-		return true
-	}
-	return (f.Name == "_" || padName(f.Name)) && (f.Size > 0 || wordArray(f.Type))
-}
-
-// wordArray reports whether a type is spelled as an array of bytes or
-// words: [0]byte, [n]uint64.
-func wordArray(typ string) bool {
-	_, elem, ok := strings.Cut(typ, "]")
-	return ok && strings.HasPrefix(typ, "[") && slices.Contains([]string{"byte", "uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "int64", "uint", "int", "uintptr"}, elem)
-}
-
-// padName reports whether a member is named as padding: pad, _pad1,
-// padding, prepadding, postPad.
-func padName(name string) bool {
-	n := strings.ToLower(strings.TrimLeft(name, "_"))
-	n = strings.TrimRight(n, "0123456789")
-	return strings.HasPrefix(n, "pad") || strings.HasSuffix(n, "pad") || strings.HasSuffix(n, "padding")
-}
+// isPadding is layout.Field.Padding, as a function for slices.ContainsFunc.
+func isPadding(f *layout.Field) bool { return f.Padding() }
 
 // where describes the GOARCHes, line sizes and phases of a finding.
 // GOARCHes at one line size where it holds at the same phases are named

@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/gosrc"
 )
 
@@ -56,7 +57,7 @@ func linePad(v *types.Var) bool {
 	if n, ok := types.Unalias(v.Type()).(*types.Named); ok && n.Obj().Name() == "CacheLinePad" {
 		return true
 	}
-	if v.Name() != "_" && !padName(v.Name()) {
+	if v.Name() != "_" && !layout.PadName(v.Name()) {
 		return false
 	}
 	a, ok := v.Type().Underlying().(*types.Array)

@@ -7,10 +7,12 @@ import (
 	"go/constant"
 	"go/format"
 	"go/token"
+	"slices"
 	"strconv"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/mglayout/mglayout/layout"
 )
 
 // checkComputedPadding reports padding computed as [N - x%N]byte that
@@ -52,14 +54,10 @@ func (c *checker) checkComputedPadding() {
 	}
 }
 
+// paddingName reports whether a field declaration names padding, as
+// layout.Field.Padding does.
 func paddingName(field *ast.Field) bool {
-	for _, n := range field.Names {
-		name := strings.ToLower(strings.TrimLeft(n.Name, "_"))
-		if n.Name == "_" || strings.HasPrefix(name, "pad") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(field.Names, func(n *ast.Ident) bool { return n.Name == "_" || layout.PadName(n.Name) })
 }
 
 // moduloPad matches N - x%N, N a constant (a literal or a named

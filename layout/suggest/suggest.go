@@ -245,20 +245,13 @@ func hostLayout(n *node) bool {
 	return slices.ContainsFunc(n.kids, func(k *node) bool { return k.f.Type == "structs.HostLayout" })
 }
 
-// deliberatePadding reports whether a member is padding someone put there
-// on purpose.
-func deliberatePadding(f *layout.Field) bool {
-	name := strings.ToLower(strings.TrimLeft(f.Name, "_"))
-	return f.Name == "_" || strings.HasPrefix(name, "pad") || strings.Contains(f.Type, "CacheLinePad")
-}
-
 // segmentRanges returns the [start, end) index ranges of members between
 // barriers.
 func (a *aggregate) segmentRanges() [][2]int {
 	var out [][2]int
 	start := 0
 	for i, k := range a.n.kids {
-		if deliberatePadding(&k.f) {
+		if k.f.Padding() {
 			if i > start {
 				out = append(out, [2]int{start, i})
 			}
@@ -276,7 +269,7 @@ func segments(kids []*node) [][]*node {
 	var out [][]*node
 	var cur []*node
 	for _, k := range kids {
-		if deliberatePadding(&k.f) {
+		if k.f.Padding() {
 			if len(cur) > 0 {
 				out = append(out, cur)
 			}
