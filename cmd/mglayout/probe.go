@@ -108,7 +108,7 @@ func probeFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 				return cli.Usagef("%v", err)
 			}
 		}
-		variants, err := load.Config(ctx).Variants(args)
+		variants, err := load.Variants(ctx, args)
 		if err != nil {
 			return err
 		}

@@ -111,7 +111,7 @@ func scenario(ctx *cli.Context, load *cli.Operands, args []string) (report.Scena
 	if len(args) == 0 {
 		return report.KernelScenario()
 	}
-	variants, err := load.Config(ctx).Variants(args)
+	variants, err := load.Variants(ctx, args)
 	if err != nil {
 		return report.Scenario{}, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mglayout/mglayout/internal/operand"
 	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 )
 
@@ -62,6 +63,26 @@ func (f *Operands) Register(fs *flag.FlagSet) {
 	fs.Var(listFlag{&f.cfg.ELF}, "elf", "read C or Go structs from the DWARF of ELF `FILE` (an object, binary or vmlinux built with -g); repeatable: diff takes two, OLD and NEW")
 	fs.Var(listFlag{&f.cfg.PathSpecs}, "path", "an access path `SPEC` for the -elf struct, as in //mglayout:path ('NAME [cpus=N] [rate=N/s] OP=member,...'), or @FILE for a paths file; repeatable")
 	fs.StringVar(&f.cfg.PathsFile, "paths", "", "a paths `FILE` for -elf structs: [TypeName] sections of access paths and align/padded lines (see the README)")
+}
+
+// Variants loads the variants the arguments name, one each, commas
+// joining objects into one variant (tk_data@v6.13,mg_floor@v6.13), for
+// the probe.
+func (f *Operands) Variants(ctx *Context, args []string) ([]probe.Variant, error) {
+	cfg := f.Config(ctx)
+	var variants []probe.Variant
+	for _, arg := range args {
+		v := probe.Variant{Name: arg}
+		for _, part := range strings.Split(arg, ",") {
+			obj, err := cfg.One(part)
+			if err != nil {
+				return nil, err
+			}
+			v.Objects = append(v.Objects, obj)
+		}
+		variants = append(variants, v)
+	}
+	return variants, nil
 }
 
 // Config returns the operands' configuration, noting through ctx.

@@ -19,8 +19,6 @@ import (
 	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
-	"github.com/mglayout/mglayout/layout/suggest"
-	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/structs"
 )
 
@@ -73,7 +71,7 @@ type Set struct {
 	Objects []*sharing.Object
 	// Source holds the declarations of each layout's types, where the
 	// arguments have them.
-	Source map[*layout.Struct]*suggest.Files
+	Source map[*layout.Struct]*gosrc.Source
 }
 
 // add adds a layout with its paths, placed as placement.For says: at its
@@ -98,7 +96,7 @@ func (set *Set) Structs() []*layout.Struct {
 func (f *Config) Load(args []string) (*Set, error) {
 	archs, types, tags := SplitList(f.Arch), SplitList(f.Types), SplitList(f.Tags)
 	var models, patterns []string
-	set := &Set{Source: map[*layout.Struct]*suggest.Files{}}
+	set := &Set{Source: map[*layout.Struct]*gosrc.Source{}}
 	for _, a := range args {
 		if strings.HasSuffix(a, ".json") && len(f.ELF) == 0 {
 			objects, err := readJSONFile(a)
@@ -139,7 +137,7 @@ func (f *Config) Load(args []string) (*Set, error) {
 				if err != nil {
 					return nil, err
 				}
-				set.Source[o.Layout] = &suggest.Files{Fset: fset, Files: files, Src: src}
+				set.Source[o.Layout] = &gosrc.Source{Fset: fset, Files: files, Src: src}
 			}
 		}
 	}
@@ -164,7 +162,7 @@ func (f *Config) Load(args []string) (*Set, error) {
 			}
 			set.Objects = append(set.Objects, &sharing.Object{Layout: s, Paths: res.Paths[s], Placement: res.Placement[s]})
 			if syn := res.Syntax[s]; syn != nil {
-				set.Source[s] = &suggest.Files{Fset: syn.Fset, Files: syn.Files, Src: readSources(syn)}
+				set.Source[s] = &gosrc.Source{Fset: syn.Fset, Files: syn.Files, Src: readSources(syn)}
 			}
 		}
 	}
@@ -404,7 +402,7 @@ func (f *Config) elfStruct(file, typ string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := &Set{Source: map[*layout.Struct]*suggest.Files{}}
+	set := &Set{Source: map[*layout.Struct]*gosrc.Source{}}
 	set.add(structs[0], paths[structs[0]], true)
 	return set, nil
 }
@@ -542,22 +540,4 @@ func (f *Config) fromJSONFile(name string) (*sharing.Object, error) {
 		return nil, fmt.Errorf("%s holds %d structs (%s); pick one with -type NAME", name, len(objects), strings.Join(names, ", "))
 	}
 	return nil, fmt.Errorf("-type %s names no struct in %s (it holds %s)", f.Types, name, strings.Join(names, ", "))
-}
-
-// Variants loads the variants the arguments name, one each, commas joining
-// objects into one variant (tk_data@v6.13,mg_floor@v6.13).
-func (f *Config) Variants(args []string) ([]probe.Variant, error) {
-	var variants []probe.Variant
-	for _, arg := range args {
-		v := probe.Variant{Name: arg}
-		for _, part := range strings.Split(arg, ",") {
-			obj, err := f.One(part)
-			if err != nil {
-				return nil, err
-			}
-			v.Objects = append(v.Objects, obj)
-		}
-		variants = append(variants, v)
-	}
-	return variants, nil
 }

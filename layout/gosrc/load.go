@@ -51,6 +51,14 @@ type Result struct {
 	Notes []string
 }
 
+// Source is the Go source that declares a layout's types: the parsed
+// files and their text, for writing declarations back (suggest).
+type Source struct {
+	Fset  *token.FileSet
+	Files []*ast.File
+	Src   map[string][]byte // file name → contents
+}
+
 // Syntax is a package's parsed files.
 type Syntax struct {
 	Fset  *token.FileSet

@@ -5,20 +5,12 @@ import (
 	"fmt"
 	"go/ast"
 	"go/format"
-	"go/token"
 	"slices"
 	"strings"
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/gosrc"
 )
-
-// Files are the Go sources that declare a layout's types.
-type Files struct {
-	Fset  *token.FileSet
-	Files []*ast.File
-	Src   map[string][]byte // file name → contents
-}
 
 // Declaration is one struct type declaration before and after.
 type Declaration struct {
@@ -35,7 +27,7 @@ type Declaration struct {
 // written) or from the members of a Go binary's DWARF, which has no
 // source to quote; C for a struct read from DWARF and for a kernel
 // model, whose Go mirror (files) keeps the comments (CDeclarations).
-func DeclarationsFor(r *Result, files *Files) ([]Declaration, error) {
+func DeclarationsFor(r *Result, files *gosrc.Source) ([]Declaration, error) {
 	s := r.Original
 	switch {
 	case s.FromGoBinary:
@@ -105,7 +97,7 @@ func goDeclarations(r *Result, fields func(decl string, parent int) ([]memberSou
 // Comments returns the comment lines above each member in the Go
 // source of a layout's aggregates (a kernel model's mirror), by member
 // path, for CDeclarations; directives are left out.
-func Comments(files *Files, s *layout.Struct) map[string][]string {
+func Comments(files *gosrc.Source, s *layout.Struct) map[string][]string {
 	out := map[string][]string{}
 	add := func(decl, prefix string) {
 		st := findStruct(files, decl)
@@ -188,7 +180,7 @@ func (r *Result) padsIn(parent int) map[int]int64 {
 	return pads
 }
 
-func findStruct(files *Files, name string) *ast.StructType {
+func findStruct(files *gosrc.Source, name string) *ast.StructType {
 	for _, ts := range gosrc.TypeSpecs(files.Files) {
 		if st, ok := ts.Type.(*ast.StructType); ok && ts.Name.Name == name {
 			return st
@@ -203,7 +195,7 @@ type memberSource struct {
 }
 
 // fieldSource splits a struct's fields into one memberSource per name.
-func fieldSource(files *Files, st *ast.StructType) []memberSource {
+func fieldSource(files *gosrc.Source, st *ast.StructType) []memberSource {
 	src := func(n ast.Node) string {
 		start, end := files.Fset.Position(n.Pos()), files.Fset.Position(n.End())
 		return string(files.Src[start.Filename][start.Offset:end.Offset])
