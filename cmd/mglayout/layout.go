@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mglayout/mglayout/internal/cli"
+	"github.com/mglayout/mglayout/layout/layoutjson"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/structs"
 )
@@ -55,7 +56,7 @@ func layoutFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		o := render.Options{Lines: lines, Expand: *expand}
 		switch format {
 		case "json":
-			return render.JSON(ctx.Stdout, set.Objects, o)
+			return layoutjson.Write(ctx.Stdout, set.Objects, o.Lines)
 		case "md":
 			return render.Markdown(ctx.Stdout, set.Objects, o)
 		}

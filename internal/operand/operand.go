@@ -16,8 +16,8 @@ import (
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/elfdwarf"
 	"github.com/mglayout/mglayout/layout/gosrc"
+	"github.com/mglayout/mglayout/layout/layoutjson"
 	"github.com/mglayout/mglayout/layout/placement"
-	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/structs"
 )
@@ -515,7 +515,7 @@ func readJSONFile(name string) ([]*sharing.Object, error) {
 		return nil, err
 	}
 	defer file.Close()
-	objects, err := render.ReadJSON(file)
+	objects, err := layoutjson.Read(file)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v (write it with mglayout layout -json)", name, err)
 	}

@@ -20,7 +20,7 @@ import (
 
 	goldenfile "github.com/mglayout/mglayout/internal/golden"
 	"github.com/mglayout/mglayout/layout/access"
-	"github.com/mglayout/mglayout/layout/render"
+	"github.com/mglayout/mglayout/layout/layoutjson"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 	"golang.org/x/net/html"
@@ -237,9 +237,9 @@ func TestHTMLManyPhases(t *testing.T) {
 func TestPlaced(t *testing.T) {
 	r := syntheticReport(t)
 	s := &r.Layouts.Structs[0]
-	addr := render.Address(0xffffffff8333fe80)
+	addr := layoutjson.Address(0xffffffff8333fe80)
 	s.Address = &addr
-	s.Neighbours = []render.JSONNeighbour{{Name: "tick_nsec", Offset: s.Size, Size: 8}}
+	s.Neighbours = []layoutjson.Neighbour{{Name: "tick_nsec", Offset: s.Size, Size: 8}}
 	out := renderHTML(t, r)
 	checkHTML(t, out, r)
 	section := findAll(parse(t, out), element("section", "layout"))[0]
@@ -536,7 +536,7 @@ func checkURLs(t *testing.T, where, s string) {
 // wantSegments lists the members drawn on each line of a map, computed
 // from the layout: a member that holds bytes once per line it crosses;
 // members that overlap (unions, bit-fields) as one.
-func wantSegments(s render.JSONStruct, line, phase int64) []string {
+func wantSegments(s layoutjson.Struct, line, phase int64) []string {
 	type run struct {
 		off, end int64
 		names    []string

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/layoutjson"
 	"github.com/mglayout/mglayout/layout/render"
 )
 
@@ -61,10 +62,10 @@ type cell struct {
 
 // leafCells returns the members that hold bytes, as the sharing analysis
 // counts them (neither structs nor unions), merged where they overlap.
-func leafCells(s *render.JSONStruct) []cell {
+func leafCells(s *layoutjson.Struct) []cell {
 	var cells []cell
 	fields := slices.Clone(s.Fields)
-	slices.SortStableFunc(fields, func(a, b render.JSONField) int { return cmp.Compare(a.Offset, b.Offset) })
+	slices.SortStableFunc(fields, func(a, b layoutjson.Field) int { return cmp.Compare(a.Offset, b.Offset) })
 	for _, f := range fields {
 		if f.Kind == "struct" || f.Kind == "union" || f.Size <= 0 {
 			continue
@@ -86,7 +87,7 @@ func leafCells(s *render.JSONStruct) []cell {
 // layout is rebuilt from the report's document, as a recorded report
 // holds it, so that member paths resolve exactly as the analysis
 // resolved them (arrays, elements).
-func resolvePaths(s *render.JSONStruct, co *render.CheckObject, colors map[string]string) ([]mapPath, []string) {
+func resolvePaths(s *layoutjson.Struct, co *render.CheckObject, colors map[string]string) ([]mapPath, []string) {
 	if co == nil {
 		return nil, nil
 	}
@@ -152,7 +153,7 @@ func plural(n int64, word string) string {
 func newHTMLLayout(r *Report, i int, colors map[string]string) htmlLayout {
 	s := &r.Layouts.Structs[i]
 	co := checkObject(r, i)
-	hl := htmlLayout{Name: s.Name, Doc: s.Doc, Placement: s.PlacementText(r.Lines)}
+	hl := htmlLayout{Name: s.Name, Doc: s.Doc, Placement: render.PlacementText(*s, r.Lines)}
 	var lines []string
 	for _, l := range r.Lines {
 		n := s.Lines[strconv.FormatInt(l, 10)]
@@ -273,7 +274,7 @@ func mapLegend(paths []mapPath) *svgChart {
 // lineMap draws one layout at one line size and phase: a row per line,
 // each member a segment at its offset, bands below its name for the paths
 // that touch it.
-func lineMap(s *render.JSONStruct, cells []cell, paths []mapPath, co *render.CheckObject, line, phase int64) *svgChart {
+func lineMap(s *layoutjson.Struct, cells []cell, paths []mapPath, co *render.CheckObject, line, phase int64) *svgChart {
 	n := (phase + s.Size + line - 1) / line
 	if s.Size == 0 {
 		n = 1
@@ -417,7 +418,7 @@ type aggregate struct {
 
 // aggregates returns the structs and unions at the first two levels, one
 // per offset: the deepest that starts there.
-func aggregates(s *render.JSONStruct) []aggregate {
+func aggregates(s *layoutjson.Struct) []aggregate {
 	var out []aggregate
 	for _, f := range s.Fields {
 		if (f.Kind != "struct" && f.Kind != "union") || f.Size == 0 || strings.Count(f.Path, ".") > 1 {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 )
@@ -53,7 +54,7 @@ func Markdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(&b, " %d | %d | %s |\n", len(s.Holes), s.TailPadding, fs)
 	}
 	for _, s := range r.Layouts.Structs {
-		if p := s.PlacementText(r.Lines); p != "" {
+		if p := render.PlacementText(s, r.Lines); p != "" {
 			fmt.Fprintf(&b, "\n`%s`: %s\n", s.Name, p)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mglayout/mglayout/layout/diff"
+	"github.com/mglayout/mglayout/layout/layoutjson"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe"
@@ -38,7 +39,7 @@ type Report struct {
 	Host       Host      `json:"host"`
 	Lines      []int64   `json:"lines"` // line sizes of the static analysis
 
-	Layouts render.JSONDocument   `json:"layouts"`
+	Layouts layoutjson.Document   `json:"layouts"`
 	Checks  render.CheckDocument  `json:"checks"`
 	Diffs   []render.DiffDocument `json:"diffs"`
 	Sweep   *Sweep                `json:"sweep,omitempty"`
@@ -351,7 +352,7 @@ func otherLine(native int64) int64 {
 
 // static fills the layouts, checks and diffs.
 func (r *Report) static(sc Scenario, lines []int64) error {
-	r.Layouts = render.NewJSONDocument(sc.Objects, render.Options{Lines: lines})
+	r.Layouts = layoutjson.New(sc.Objects, lines)
 	a, err := sharing.Analyze(sc.Objects, lines)
 	if err != nil {
 		return err

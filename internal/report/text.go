@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mglayout/mglayout/internal/textfmt"
+	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 	"github.com/mglayout/mglayout/probe/stats"
@@ -48,7 +49,7 @@ func Text(w io.Writer, r *Report) error {
 		}
 		text := fmt.Sprintf("%s: %d bytes, aligned to %d, %s; %d holes, %d bytes of tail padding.",
 			s.Name, s.Size, s.Align, strings.Join(lines, ", "), len(s.Holes), s.TailPadding)
-		if p := s.PlacementText(r.Lines); p != "" {
+		if p := render.PlacementText(s, r.Lines); p != "" {
 			text += " " + p
 		}
 		para(&b, text)

@@ -2,10 +2,10 @@ package render
 
 import (
 	"encoding/json"
+	"github.com/mglayout/mglayout/layout/layoutjson"
 	"io"
 	"strconv"
 
-	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
 
@@ -23,19 +23,9 @@ type CheckObject struct {
 	Size         int64             `json:"size"`
 	Align        int64             `json:"align"`
 	PhaseReasons map[string]string `json:"phase_reasons"`
-	Paths        []JSONPath        `json:"paths"`
+	Paths        []layoutjson.Path `json:"paths"`
 	Cases        []CheckCase       `json:"cases"`
 	FalseSharing bool              `json:"false_sharing"`
-}
-
-// JSONPath is an access path; Spec is its textual form (access.Parse).
-type JSONPath struct {
-	Name     string `json:"name"`
-	CPUs     string `json:"cpus"`
-	Rate     string `json:"rate"`
-	Spec     string `json:"spec"`
-	Doc      string `json:"doc,omitempty"`
-	Inferred bool   `json:"inferred,omitempty"`
 }
 
 type CheckCase struct {
@@ -72,23 +62,18 @@ type CheckPair struct {
 	Weight  float64  `json:"weight"`
 }
 
-// NewJSONPath converts a path.
-func NewJSONPath(p *access.Path) JSONPath {
-	return JSONPath{Name: p.Name, CPUs: p.CPUsString(), Rate: p.RateString(), Spec: p.String(), Doc: p.Doc, Inferred: p.Inferred}
-}
-
 // NewCheckDocument converts an analysis to the JSON schema.
 func NewCheckDocument(a *sharing.Analysis) CheckDocument {
 	doc := CheckDocument{Objects: []CheckObject{}}
 	for _, oa := range a.Objects {
 		s := oa.Object.Layout
 		co := CheckObject{Name: s.Name, Source: string(s.Source), Arch: s.Arch, Size: s.Size, Align: s.Align,
-			PhaseReasons: map[string]string{}, Paths: []JSONPath{}, Cases: []CheckCase{}}
+			PhaseReasons: map[string]string{}, Paths: []layoutjson.Path{}, Cases: []CheckCase{}}
 		for l, r := range oa.PhaseReasons {
 			co.PhaseReasons[strconv.FormatInt(l, 10)] = r
 		}
 		for _, p := range oa.Object.Paths {
-			co.Paths = append(co.Paths, NewJSONPath(p))
+			co.Paths = append(co.Paths, layoutjson.NewPath(p))
 		}
 		for _, c := range oa.Cases {
 			cc := CheckCase{Line: c.Line, Phase: c.Phase, Paths: []CheckPath{}, Shared: []CheckSharedLine{}}

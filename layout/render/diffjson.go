@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mglayout/mglayout/layout/layoutjson"
 	"io"
 	"strings"
 
@@ -35,11 +36,11 @@ type DiffDocument struct {
 
 // DiffMoved is a placement that moved while the layout did not.
 type DiffMoved struct {
-	OldAddress *Address           `json:"old_address,omitempty"`
-	NewAddress *Address           `json:"new_address,omitempty"`
-	OldPhases  map[string][]int64 `json:"old_phases"`
-	NewPhases  map[string][]int64 `json:"new_phases"`
-	Neighbours []string           `json:"neighbours"`
+	OldAddress *layoutjson.Address `json:"old_address,omitempty"`
+	NewAddress *layoutjson.Address `json:"new_address,omitempty"`
+	OldPhases  map[string][]int64  `json:"old_phases"`
+	NewPhases  map[string][]int64  `json:"new_phases"`
+	Neighbours []string            `json:"neighbours"`
 }
 
 // DiffChange is a path's change as the gate weighs it (diff.PathChange).
@@ -122,7 +123,7 @@ func NewDiffDocument(r *diff.Result) DiffDocument {
 	if m := r.Moved; m != nil {
 		dm := &DiffMoved{OldPhases: map[string][]int64{}, NewPhases: map[string][]int64{}, Neighbours: nonNilS(m.Neighbours)}
 		if m.Placed {
-			oldA, newA := Address(m.OldAddress), Address(m.NewAddress)
+			oldA, newA := layoutjson.Address(m.OldAddress), layoutjson.Address(m.NewAddress)
 			dm.OldAddress, dm.NewAddress = &oldA, &newA
 		}
 		for _, l := range m.Lines {

@@ -1,177 +1,19 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"strconv"
-	"strings"
 
 	"github.com/mglayout/mglayout/layout"
-	"github.com/mglayout/mglayout/layout/placement"
+	"github.com/mglayout/mglayout/layout/layoutjson"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
-
-// JSONDocument is the `layout -json` schema of DESIGN.md. Fields and
-// Holes are at every depth with absolute offsets; Lines is pahole's
-// "cachelines" per line size; Placement names who places the object
-// (placement.Policy) and Phases lists, per line size, the offsets modulo
-// the line at which it can start there.
-type JSONDocument struct {
-	Structs []JSONStruct `json:"structs"`
-}
-
-type JSONStruct struct {
-	Name        string             `json:"name"`
-	Source      layout.Source      `json:"source"`
-	Arch        string             `json:"arch"`
-	Size        int64              `json:"size"`
-	Align       int64              `json:"align"`
-	Fields      []JSONField        `json:"fields"`
-	Holes       []JSONHole         `json:"holes"`
-	TailPadding int64              `json:"tail_padding"`
-	Lines       map[string]int64   `json:"lines"`
-	Placement   placement.Policy   `json:"placement,omitempty"`
-	Phases      map[string][]int64 `json:"phases"`
-	PaddedTo    int64              `json:"padded_to,omitempty"`
-	Pointers    bool               `json:"pointers,omitempty"`
-	Doc         string             `json:"doc,omitempty"`
-	// Address and Neighbours are a placed variable's (layout.Struct):
-	// where the symbol table puts it, and the symbols beside it.
-	Address    *Address        `json:"address,omitempty"`
-	Neighbours []JSONNeighbour `json:"neighbours,omitempty"`
-	// Paths are the access paths, so that check and diff can read the
-	// document back.
-	Paths []JSONPath `json:"paths,omitempty"`
-}
-
-type JSONField struct {
-	Path      string `json:"path"`
-	Type      string `json:"type"`
-	Offset    int64  `json:"offset"`
-	Size      int64  `json:"size"`
-	Align     int64  `json:"align"`
-	Kind      string `json:"kind,omitempty"` // struct, union or array; omitted for scalars
-	Len       int64  `json:"len,omitempty"`  // elements of an array
-	BitOffset *int64 `json:"bit_offset,omitempty"`
-	BitSize   *int64 `json:"bit_size,omitempty"`
-	// ForcedAlign and ViaTypedef carry what pahole's summary counts as
-	// forced alignments and paddings (see layout.Field), so that a
-	// document read back prints the same summary.
-	ForcedAlign bool `json:"forced_align,omitempty"`
-	ViaTypedef  bool `json:"via_typedef,omitempty"`
-	// Elem lists the members of one element of an array of structs, with
-	// offsets from the element's start.
-	Elem []JSONField `json:"elem,omitempty"`
-}
-
-// JSONNeighbour is a symbol beside a placed variable (layout.Neighbour).
-type JSONNeighbour struct {
-	Name   string `json:"name"`
-	Offset int64  `json:"offset"`
-	Size   int64  `json:"size"`
-}
-
-// Address is a placed variable's address, written as a hex string: a
-// JSON number above 2^53 loses its low bits in jq and JavaScript, which
-// turns a phase of 64 into 0.
-type Address uint64
-
-// MarshalText writes the address as 0x and its hex digits.
-func (a Address) MarshalText() ([]byte, error) { return fmt.Appendf(nil, "%#x", uint64(a)), nil }
-
-// UnmarshalText reads an address written as 0x and hex digits.
-func (a *Address) UnmarshalText(text []byte) error {
-	hex, ok := strings.CutPrefix(string(text), "0x")
-	v, err := strconv.ParseUint(hex, 16, 64)
-	if !ok || err != nil {
-		return fmt.Errorf("address %q is not 0x and hex digits", text)
-	}
-	*a = Address(v)
-	return nil
-}
-
-type JSONHole struct {
-	Offset int64 `json:"offset"`
-	Size   int64 `json:"size"`
-}
-
-// NewJSONDocument converts objects, their layouts, placements and paths,
-// to the JSON schema.
-func NewJSONDocument(objects []*sharing.Object, o Options) JSONDocument {
-	doc := JSONDocument{Structs: []JSONStruct{}}
-	for _, obj := range objects {
-		s := obj.Layout
-		js := JSONStruct{
-			Name: s.Name, Source: s.Source, Arch: s.Arch,
-			Size: s.Size, Align: s.Align,
-			Fields:      []JSONField{},
-			Holes:       []JSONHole{},
-			TailPadding: s.TailPadding(-1),
-			Lines:       map[string]int64{},
-			Placement:   obj.Placement,
-			Phases:      map[string][]int64{},
-			PaddedTo:    s.PaddedTo,
-			Pointers:    s.Pointers,
-			Doc:         s.Doc,
-		}
-		if s.Placed {
-			addr := Address(s.Address)
-			js.Address = &addr
-			js.Neighbours = []JSONNeighbour{}
-			for _, n := range s.Neighbours {
-				js.Neighbours = append(js.Neighbours, JSONNeighbour(n))
-			}
-		}
-		for _, p := range obj.Paths {
-			js.Paths = append(js.Paths, NewJSONPath(p))
-		}
-		js.Fields = jsonFields(s.Fields)
-		for _, h := range s.Holes() {
-			js.Holes = append(js.Holes, JSONHole{Offset: h.Offset, Size: h.Size})
-		}
-		for _, l := range o.Lines {
-			key := strconv.FormatInt(l, 10)
-			js.Lines[key] = s.LineCount(l)
-			js.Phases[key], _ = obj.Phases(l)
-		}
-		doc.Structs = append(doc.Structs, js)
-	}
-	return doc
-}
-
-func jsonFields(fields []layout.Field) []JSONField {
-	out := []JSONField{}
-	for _, f := range fields {
-		jf := JSONField{Path: f.Path, Type: f.Type, Offset: f.Offset, Size: f.Size, Align: f.Align, Len: f.Len, ForcedAlign: f.ForcedAlign, ViaTypedef: f.ViaTypedef}
-		if f.Kind != layout.KindScalar {
-			jf.Kind = f.Kind.String()
-		}
-		if f.BitSize > 0 {
-			jf.BitOffset, jf.BitSize = &f.BitOffset, &f.BitSize
-		}
-		if f.Elem != nil {
-			jf.Elem = jsonFields(f.Elem.Fields)
-		}
-		out = append(out, jf)
-	}
-	return out
-}
-
-// JSON writes the objects as one indented JSON document, which ReadJSON
-// reads back.
-func JSON(w io.Writer, objects []*sharing.Object, o Options) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(NewJSONDocument(objects, o))
-}
 
 // PlacementText says where the symbol table puts a placed variable and
 // what shares its first and last lines at the line sizes: "At
 // 0xffffffff8333fe80 (the symbol table): phase 0 at 64 B. On its first
 // and last lines: tick_nsec +288 (8 bytes; 64 B)." Empty when the layout
 // is not placed.
-func (js JSONStruct) PlacementText(lines []int64) string {
+func PlacementText(js layoutjson.Struct, lines []int64) string {
 	if js.Address == nil {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package render
+package layoutjson
 
 import (
 	"bytes"
@@ -14,13 +14,13 @@ import (
 	"github.com/mglayout/mglayout/layout/sharing"
 )
 
-// ReadJSON reads a `layout -json` document back into objects: layouts,
+// Read reads a `layout -json` document back into objects: layouts,
 // their access paths and their placements. The parents of members are rebuilt from their paths, as
 // the document lists every aggregate before its members.
 // Anything inconsistent is an error that says what and where, so a
 // hand-edited or truncated file never yields a wrong layout.
-func ReadJSON(r io.Reader) ([]*sharing.Object, error) {
-	var doc JSONDocument
+func Read(r io.Reader) ([]*sharing.Object, error) {
+	var doc Document
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil {
@@ -44,9 +44,9 @@ func ReadJSON(r io.Reader) ([]*sharing.Object, error) {
 }
 
 // Object rebuilds the object a document's struct describes: its layout,
-// placement and access paths, each checked as ReadJSON checks them.
-func (js JSONStruct) Object() (*sharing.Object, error) {
-	s, err := structFromJSON(js)
+// placement and access paths, each checked as Read checks them.
+func (js Struct) Object() (*sharing.Object, error) {
+	s, err := structOf(js)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func (js JSONStruct) Object() (*sharing.Object, error) {
 	return o, nil
 }
 
-func structFromJSON(js JSONStruct) (*layout.Struct, error) {
+func structOf(js Struct) (*layout.Struct, error) {
 	switch js.Source {
 	case layout.SourceKernel, layout.SourceGo, layout.SourceDWARF:
 	default:
@@ -85,7 +85,7 @@ func structFromJSON(js JSONStruct) (*layout.Struct, error) {
 			s.Neighbours = append(s.Neighbours, layout.Neighbour(n))
 		}
 	}
-	fields, err := fieldsFromJSON(js.Fields, s)
+	fields, err := fieldsOf(js.Fields, s)
 	if err != nil {
 		return nil, err
 	}
@@ -96,9 +96,9 @@ func structFromJSON(js JSONStruct) (*layout.Struct, error) {
 	return s, nil
 }
 
-// fieldsFromJSON rebuilds members, and the layouts of array elements,
+// fieldsOf rebuilds members, and the layouts of array elements,
 // for the struct s.
-func fieldsFromJSON(jfs []JSONField, s *layout.Struct) ([]layout.Field, error) {
+func fieldsOf(jfs []Field, s *layout.Struct) ([]layout.Field, error) {
 	var fields []layout.Field
 	// open holds the indexes of the aggregates that may still contain
 	// the next member, innermost last.
@@ -136,7 +136,7 @@ func fieldsFromJSON(jfs []JSONField, s *layout.Struct) ([]layout.Field, error) {
 				return nil, fmt.Errorf("fields[%d] (%s): elem belongs to arrays with elements", i, jf.Path)
 			}
 			e := &layout.Struct{Name: jf.Type, Source: s.Source, Arch: s.Arch, Size: f.Size / f.Len, Align: max(f.Align, 1)}
-			ef, err := fieldsFromJSON(jf.Elem, e)
+			ef, err := fieldsOf(jf.Elem, e)
 			if err != nil {
 				return nil, fmt.Errorf("fields[%d] (%s) elem: %v", i, jf.Path, err)
 			}

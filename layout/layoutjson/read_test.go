@@ -1,4 +1,4 @@
-package render_test
+package layoutjson_test
 
 import (
 	"bytes"
@@ -10,26 +10,26 @@ import (
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/gosrc"
+	"github.com/mglayout/mglayout/layout/layoutjson"
 	"github.com/mglayout/mglayout/layout/placement"
-	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/structs"
 )
 
-// roundTrip writes the objects with JSON, reads them back with ReadJSON
+// roundTrip writes the objects with Write, reads them back with Read
 // and checks that nothing was lost: layouts, paths and placements.
 func roundTrip(t *testing.T, in ...*sharing.Object) {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := render.JSON(&buf, in, render.Options{Lines: []int64{64, 128}}); err != nil {
-		t.Fatalf("JSON: %v", err)
+	if err := layoutjson.Write(&buf, in, []int64{64, 128}); err != nil {
+		t.Fatalf("Write: %v", err)
 	}
-	out, err := render.ReadJSON(bytes.NewReader(buf.Bytes()))
+	out, err := layoutjson.Read(bytes.NewReader(buf.Bytes()))
 	if err != nil {
-		t.Fatalf("ReadJSON of what JSON wrote: %v", err)
+		t.Fatalf("Read of what Write wrote: %v", err)
 	}
 	if len(out) != len(in) {
-		t.Fatalf("ReadJSON: %d structs, want %d", len(out), len(in))
+		t.Fatalf("Read: %d structs, want %d", len(out), len(in))
 	}
 	for i := range in {
 		compareStructs(t, in[i].Layout, out[i].Layout)
@@ -93,9 +93,9 @@ func comparePaths(t *testing.T, where string, want, got []*access.Path) {
 	}
 }
 
-// TestReadJSONModels round-trips every built-in kernel model with its
+// TestReadModels round-trips every built-in kernel model with its
 // paths, all in one document and one by one.
-func TestReadJSONModels(t *testing.T) {
+func TestReadModels(t *testing.T) {
 	var all []*sharing.Object
 	bitfields, withPaths := 0, 0
 	for _, name := range structs.Names() {
@@ -126,9 +126,9 @@ func TestReadJSONModels(t *testing.T) {
 	t.Logf("%d models, %d with paths, %d bitfields", len(all), withPaths, bitfields)
 }
 
-// TestReadJSONGo round-trips the awkward Go types of the gosrc tests, for
+// TestReadGo round-trips the awkward Go types of the gosrc tests, for
 // a 64-bit and a 32-bit GOARCH, with their declared or inferred paths.
-func TestReadJSONGo(t *testing.T) {
+func TestReadGo(t *testing.T) {
 	res, err := gosrc.Load(gosrc.Config{Dir: "../gosrc/testdata", Archs: []string{"amd64", "386"}}, []string{"./awkward"})
 	if err != nil {
 		t.Fatalf("Load ./awkward: %v", err)
@@ -166,8 +166,8 @@ const tkFast = `{"structs": [{
 }]}
 `
 
-func TestReadJSONSmall(t *testing.T) {
-	out, err := render.ReadJSON(strings.NewReader(tkFast))
+func TestReadSmall(t *testing.T) {
+	out, err := layoutjson.Read(strings.NewReader(tkFast))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,10 +190,10 @@ func TestReadJSONSmall(t *testing.T) {
 	}, out[0].Paths)
 }
 
-// TestReadJSONPaholeFlags round-trips the member flags that pahole's
+// TestReadPaholeFlags round-trips the member flags that pahole's
 // summary counts, as the DWARF loader sets them: a typedef'd struct member
 // and a member aligned by an attribute.
-func TestReadJSONPaholeFlags(t *testing.T) {
+func TestReadPaholeFlags(t *testing.T) {
 	s := &layout.Struct{Name: "forced", Source: layout.SourceDWARF, Arch: "amd64", Size: 128, Align: 64, Fields: []layout.Field{
 		{Path: "seq", Name: "seq", Type: "seqcount_t", Offset: 0, Size: 4, Align: 4, Kind: layout.KindStruct, Parent: -1, ViaTypedef: true},
 		{Path: "seq.sequence", Name: "sequence", Type: "unsigned int", Offset: 0, Size: 4, Align: 4, Depth: 1, Parent: 0},
@@ -205,9 +205,9 @@ func TestReadJSONPaholeFlags(t *testing.T) {
 	roundTrip(t, &sharing.Object{Layout: s})
 }
 
-// TestReadJSONErrors breaks the small document in one place at a time:
+// TestReadErrors breaks the small document in one place at a time:
 // each must be an error of one line that says what is wrong.
-func TestReadJSONErrors(t *testing.T) {
+func TestReadErrors(t *testing.T) {
 	const seqField = `{"path": "seq.seqcount.sequence", "type": "unsigned", "offset": 0, "size": 4, "align": 4}`
 	edit := func(old, new string) string {
 		if !strings.Contains(tkFast, old) {
@@ -261,7 +261,7 @@ func TestReadJSONErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := render.ReadJSON(strings.NewReader(tt.doc))
+			out, err := layoutjson.Read(strings.NewReader(tt.doc))
 			if err == nil {
 				var desc []string
 				for _, o := range out {
@@ -269,7 +269,7 @@ func TestReadJSONErrors(t *testing.T) {
 						desc = append(desc, fmt.Sprintf("%s [%d,%d) parent %d depth %d", f.Path, f.Offset, f.End(), f.Parent, f.Depth))
 					}
 				}
-				t.Fatalf("ReadJSON succeeded, want an error; read %s", strings.Join(desc, "; "))
+				t.Fatalf("Read succeeded, want an error; read %s", strings.Join(desc, "; "))
 			}
 			msg := err.Error()
 			if strings.ContainsAny(msg, "\n\r") {
@@ -284,7 +284,7 @@ func TestReadJSONErrors(t *testing.T) {
 	}
 }
 
-func FuzzReadJSON(f *testing.F) {
+func FuzzRead(f *testing.F) {
 	f.Add(tkFast)
 	f.Add(tkFast[:len(tkFast)/3])
 	f.Add(tkFast + "}")
@@ -302,10 +302,10 @@ func FuzzReadJSON(f *testing.F) {
 		{"path": "u.b", "type": "u64", "offset": 0, "size": 8, "align": 8}],
 		"paths": [{"name": "p", "cpus": "all", "rate": "hot", "spec": "p write=u.b read=u.a.y"}]}]}`)
 	f.Fuzz(func(t *testing.T, doc string) {
-		out, err := render.ReadJSON(strings.NewReader(doc))
+		out, err := layoutjson.Read(strings.NewReader(doc))
 		if err != nil {
 			if out != nil {
-				t.Errorf("ReadJSON returned layouts and an error")
+				t.Errorf("Read returned layouts and an error")
 			}
 			if strings.ContainsAny(err.Error(), "\n\r") {
 				t.Errorf("error is not one line: %q", err)
@@ -313,18 +313,18 @@ func FuzzReadJSON(f *testing.F) {
 			return
 		}
 		if len(out) == 0 {
-			t.Fatalf("ReadJSON succeeded with no layouts")
+			t.Fatalf("Read succeeded with no layouts")
 		}
 		for _, o := range out {
 			if err := o.Layout.Validate(); err != nil {
-				t.Errorf("ReadJSON returned a layout that does not validate: %v", err)
+				t.Errorf("Read returned a layout that does not validate: %v", err)
 			}
 			if err := o.Placement.Check(o.Layout); err != nil {
-				t.Errorf("ReadJSON returned a placement that does not apply: %v", err)
+				t.Errorf("Read returned a placement that does not apply: %v", err)
 			}
 			for _, p := range o.Paths {
 				if _, err := access.Resolve(p, o.Layout); err != nil {
-					t.Errorf("ReadJSON returned a path that does not resolve: %v", err)
+					t.Errorf("Read returned a path that does not resolve: %v", err)
 				}
 			}
 		}
