@@ -6,6 +6,7 @@ import (
 
 	"github.com/mglayout/mglayout/internal/cli"
 	"github.com/mglayout/mglayout/internal/report"
+	"github.com/mglayout/mglayout/internal/report/pages"
 )
 
 func init() {
@@ -53,7 +54,7 @@ func compareFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		if format == "json" {
 			err = cli.WriteJSON(ctx.Stdout, m)
 		} else {
-			err = report.CompareText(ctx.Stdout, m)
+			err = pages.CompareText(ctx.Stdout, m)
 		}
 		if err != nil {
 			return err

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mglayout/mglayout/internal/cli"
-	"github.com/mglayout/mglayout/internal/report"
+	"github.com/mglayout/mglayout/internal/report/pages"
 	"github.com/mglayout/mglayout/probe"
 )
 
@@ -71,7 +71,7 @@ func (h hostProbe) run(ctx *cli.Context, args []string) error {
 		if err := probe.WriteKernelFigures(ctx.Stdout, out.Kernel); err != nil {
 			return err
 		}
-		return report.WriteKernelVerdicts(ctx.Stdout, out.Kernel)
+		return pages.WriteKernelVerdicts(ctx.Stdout, out.Kernel)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mglayout/mglayout/internal/cli"
 	"github.com/mglayout/mglayout/internal/report"
+	"github.com/mglayout/mglayout/internal/report/pages"
 )
 
 func init() {
@@ -91,7 +92,7 @@ func reportFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 			ctx.Note("the report is incomplete: " + r.Incomplete)
 		}
 		if toStdout {
-			err = report.Writers[doc](ctx.Stdout, r)
+			err = pages.Writers[doc](ctx.Stdout, r)
 		} else {
 			err = writeReport(ctx, *out, r)
 		}
@@ -120,7 +121,7 @@ func scenario(ctx *cli.Context, load *cli.Operands, args []string) (report.Scena
 
 // writeReport writes the four files and says where.
 func writeReport(ctx *cli.Context, dir string, r *report.Report) error {
-	if err := report.WriteFiles(dir, r); err != nil {
+	if err := pages.WriteFiles(dir, r); err != nil {
 		return err
 	}
 	fmt.Fprintf(ctx.Stdout, "wrote %s in %.1f s (budget %.0f s)\n", strings.Join([]string{

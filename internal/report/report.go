@@ -24,7 +24,7 @@ import (
 )
 
 // Schema names the JSON format; it changes when a field changes meaning.
-const Schema = "mglayout-report/3"
+const Schema = "mglayout-report/4"
 
 // Report is the whole report, and its JSON schema.
 type Report struct {
@@ -71,7 +71,8 @@ type Stat struct {
 	Samples []float64 `json:"samples"`
 }
 
-func newStat(samples []float64) Stat {
+// NewStat summarises samples: their median and 95 % interval.
+func NewStat(samples []float64) Stat {
 	s := stats.Summarize(samples)
 	st := Stat{Median: s.Median, Lo: s.Lo, Hi: s.Hi, N: s.N, Samples: samples}
 	// JSON has no infinity: an interval too wide to know is the sample's
@@ -261,7 +262,7 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 	}
 	r.Host = Host{Info: info, Kernel: kernelRelease(), Line: info.NativeLine()}
 
-	if err := r.static(sc, o.Lines); err != nil {
+	if err := r.Static(sc, o.Lines); err != nil {
 		return nil, err
 	}
 	// On one CPU nothing can be measured, but the static part stands.
@@ -319,12 +320,12 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 			r.Probes = append(r.Probes, p)
 			if interrupted {
 				r.interrupted()
-				r.verdicts()
+				r.Judge()
 				return r.finish(start), nil
 			}
 		}
 	}
-	r.verdicts()
+	r.Judge()
 	return r.finish(start), nil
 }
 
@@ -350,8 +351,9 @@ func otherLine(native int64) int64 {
 	return 64
 }
 
-// static fills the layouts, checks and diffs.
-func (r *Report) static(sc Scenario, lines []int64) error {
+// Static fills the layouts, checks and diffs of a scenario, at the line
+// sizes: the report's static half, which needs no measurement.
+func (r *Report) Static(sc Scenario, lines []int64) error {
 	r.Layouts = layoutjson.New(sc.Objects, lines)
 	a, err := sharing.Analyze(sc.Objects, lines)
 	if err != nil {
@@ -377,9 +379,9 @@ func (r *Report) static(sc Scenario, lines []int64) error {
 }
 
 func newSweep(sw *probe.SweepResult) *Sweep {
-	s := &Sweep{Rounds: sw.Rounds, Far: SweepPoint{Distance: sw.Far.Distance, Writer: newStat(sw.Far.Writer), Reader: newStat(sw.Far.Reader)}}
+	s := &Sweep{Rounds: sw.Rounds, Far: SweepPoint{Distance: sw.Far.Distance, Writer: NewStat(sw.Far.Writer), Reader: NewStat(sw.Far.Reader)}}
 	for _, p := range sw.Points {
-		s.Points = append(s.Points, SweepPoint{Distance: p.Distance, Writer: newStat(p.Writer), Reader: newStat(p.Reader)})
+		s.Points = append(s.Points, SweepPoint{Distance: p.Distance, Writer: NewStat(p.Writer), Reader: NewStat(p.Reader)})
 	}
 	in := sw.Interference()
 	var largest int64
@@ -404,7 +406,7 @@ func (r *Report) runProbe(ctx context.Context, spec ProbeSpec, emulated bool, pl
 	for _, v := range spec.Variants {
 		p.Variants = append(p.Variants, v.Name)
 	}
-	p.Predicted = predict(spec.Variants, o)
+	p.Predicted = Predict(spec.Variants, o)
 	res, err := probe.Run(ctx, spec.Variants, withProgress(o, progress(spec.Title+", "+p.Mode)))
 	if err != nil {
 		// A probe that cannot run here (too few CPUs, a line that does
@@ -415,9 +417,9 @@ func (r *Report) runProbe(ctx context.Context, spec ProbeSpec, emulated bool, pl
 	}
 	p.Rounds, p.Seconds = res.Rounds, o.Duration.Seconds()
 	for _, c := range res.Cases {
-		p.Cases = append(p.Cases, ProbeCase{Variant: c.Variant, Path: c.Path.Name, Writers: !c.Alone, CPUs: c.CPUs, Stat: newStat(c.Samples)})
+		p.Cases = append(p.Cases, ProbeCase{Variant: c.Variant, Path: c.Path.Name, Writers: !c.Alone, CPUs: c.CPUs, Stat: NewStat(c.Samples)})
 	}
-	p.Comparisons = comparisons(res)
+	p.Comparisons = Comparisons(res)
 	return p, res.Interrupted, nil
 }
 
@@ -426,9 +428,9 @@ func withProgress(o probe.Options, f func(probe.Progress)) probe.Options {
 	return o
 }
 
-// comparisons compares, per path, each variant beside its writers against
+// Comparisons compares, per path, each variant beside its writers against
 // alone, and every later variant against the first.
-func comparisons(res *probe.Result) []Comparison {
+func Comparisons(res *probe.Result) []Comparison {
 	var out []Comparison
 	for _, c := range res.Comparisons() {
 		out = append(out, newComparison(c.Path, c.Old, c.New, c.Comparison))
@@ -439,9 +441,9 @@ func comparisons(res *probe.Result) []Comparison {
 // predict runs the sharing analysis of every variant at the probe's line
 // size and first phase.
 
-// predict is the probe's prediction of each path, as the report keeps
+// Predict is the probe's prediction of each path, as the report keeps
 // it.
-func predict(variants []probe.Variant, o probe.Options) []PredictedRow {
+func Predict(variants []probe.Variant, o probe.Options) []PredictedRow {
 	ps, err := probe.Predict(variants, o)
 	if err != nil {
 		return []PredictedRow{}
@@ -453,10 +455,10 @@ func predict(variants []probe.Variant, o probe.Options) []PredictedRow {
 	return out
 }
 
-// verdicts pairs every diff's static verdict per line size with the
+// Judge pairs every diff's static verdict per line size with the
 // measured comparison of the same two variants, native or emulated at
 // that line size.
-func (r *Report) verdicts() {
+func (r *Report) Judge() {
 	for _, d := range r.Diffs {
 		for _, line := range r.Lines {
 			// The gate's verdict at this line size (diff.GateRule).

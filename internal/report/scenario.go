@@ -1,6 +1,8 @@
 package report
 
 import (
+	"strings"
+
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/structs"
@@ -35,4 +37,23 @@ func KernelScenario() (Scenario, error) {
 			Paths: []string{"ktime_get_coarse_real_ts64_mg"}, Writers: []string{"ktime_get_real_ts64_mg"}},
 	}
 	return sc, nil
+}
+
+// VariantsScenario is the scenario of layouts named on a command line:
+// each variant probed against the others, and the first one's layout
+// diffed against each other single-object variant.
+func VariantsScenario(variants []probe.Variant) Scenario {
+	var sc Scenario
+	var names []string
+	for _, v := range variants {
+		sc.Objects = append(sc.Objects, v.Objects...)
+		names = append(names, v.Name)
+	}
+	for _, v := range variants[1:] {
+		if len(variants[0].Objects) == 1 && len(v.Objects) == 1 {
+			sc.Diffs = append(sc.Diffs, [2]*sharing.Object{variants[0].Objects[0], v.Objects[0]})
+		}
+	}
+	sc.Probes = []ProbeSpec{{Title: strings.Join(names, " vs "), Variants: variants}}
+	return sc
 }

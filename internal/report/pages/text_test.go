@@ -1,4 +1,4 @@
-package report
+package pages
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mglayout/mglayout/internal/golden"
+	"github.com/mglayout/mglayout/internal/report"
 	"github.com/mglayout/mglayout/probe"
 )
 
@@ -15,11 +16,11 @@ import (
 // recorded on a 2-core VM in testdata, keeps to 80 columns (it goes into
 // mails to mailing lists), and compares it with its golden file.
 func TestTextWidth(t *testing.T) {
-	data, err := os.ReadFile("testdata/report.json")
+	data, err := os.ReadFile("../testdata/report.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r Report
+	var r report.Report
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
 	}

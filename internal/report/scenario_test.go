@@ -1,9 +1,6 @@
 package report
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/mglayout/mglayout/layout/sharing"
@@ -29,38 +26,5 @@ func TestVariantsScenario(t *testing.T) {
 	}
 	if len(got.Probes) != 1 || got.Probes[0].Title != "a vs b vs c+a" || len(got.Probes[0].Variants) != 3 {
 		t.Errorf("probes %+v: want one of the three variants", got.Probes)
-	}
-}
-
-// TestWriteFiles checks that the four files are written whole, and that
-// no temporary file is left.
-func TestWriteFiles(t *testing.T) {
-	dir := t.TempDir()
-	f, err := os.Open(filepath.Join("testdata", "report.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Read(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteFiles(dir, r); err != nil {
-		t.Fatal(err)
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	if strings.Join(names, " ") != "report.html report.json report.md report.txt" {
-		t.Errorf("files %v, want the four", names)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
-	if err != nil || !strings.Contains(string(data), `"schema": "`+Schema+`"`) {
-		t.Errorf("report.json: %v %s", err, data)
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package pages
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mglayout/mglayout/internal/report"
 	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/probe"
@@ -20,7 +21,7 @@ import (
 const width = 80
 
 // Text writes the report as plain text of at most 80 columns.
-func Text(w io.Writer, r *Report) error {
+func Text(w io.Writer, r *report.Report) error {
 	var b strings.Builder
 	title := fmt.Sprintf("mglayout report, %s", r.Started.Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(&b, "%s\n%s\n\n", title, strings.Repeat("=", len(title)))
@@ -28,13 +29,13 @@ func Text(w io.Writer, r *Report) error {
 		para(&b, "INCOMPLETE: "+r.Incomplete)
 		b.WriteString("\n")
 	}
-	r.hostText(&b)
+	hostText(r, &b)
 
 	b.WriteString("\nVerdicts\n--------\n")
 	for _, v := range r.Verdicts {
 		para(&b, fmt.Sprintf("%s -> %s at %d B: static %s.", v.Old, v.New, v.Line, strings.ToUpper(v.Static)))
 		for _, m := range v.Measured {
-			para(&b, fmt.Sprintf("  measured (%s) for %s: %s (%s).%s", m.Probe, m.Path, m.Text, m.Evidence(), m.predictionText()))
+			para(&b, fmt.Sprintf("  measured (%s) for %s: %s (%s).%s", m.Probe, m.Path, m.Text, m.Evidence(), predictionText(m)))
 		}
 		if len(v.Measured) == 0 {
 			para(&b, "  not measured at this line size.")
@@ -98,7 +99,7 @@ func Text(w io.Writer, r *Report) error {
 			continue
 		}
 		para(&b, fmt.Sprintf("%d rounds of %.0f ms, interleaved.", p.Rounds, 1000*p.Seconds))
-		p.casesText(&b)
+		casesText(p, &b)
 	}
 	_, err := io.WriteString(w, fit(b.String()))
 	return err
@@ -145,7 +146,7 @@ func breakAt(line string) int {
 	return last
 }
 
-func (r *Report) hostText(b *strings.Builder) {
+func hostText(r *report.Report, b *strings.Builder) {
 	info := r.Host.Info
 	para(b, fmt.Sprintf("Host: %s (%s/%s), kernel %s, CPUs %s.", info.CPUID.Brand, info.GOOS, info.GOARCH,
 		orDash(r.Host.Kernel), host.FormatCPUList(info.Affinity)))
@@ -157,7 +158,7 @@ func (r *Report) hostText(b *strings.Builder) {
 	para(b, fmt.Sprintf("Budget %.0f s, used %.1f s.", r.Budget, r.Seconds))
 }
 
-func statText(s Stat) string {
+func statText(s report.Stat) string {
 	if s.N == 0 {
 		return "-"
 	}
@@ -192,7 +193,7 @@ func para(b *strings.Builder, text string) {
 // casesText writes a probe's measurements path by path: a table of the
 // variants' rates beside the writers and alone, with what the static
 // analysis predicted, then the comparisons of that path in sentences.
-func (p *Probe) casesText(b *strings.Builder) {
+func casesText(p *report.Probe, b *strings.Builder) {
 	var paths []string
 	for _, c := range p.Cases {
 		if !slices.Contains(paths, c.Path) {
@@ -217,7 +218,7 @@ func (p *Probe) casesText(b *strings.Builder) {
 			}
 			for _, pr := range p.Predicted {
 				if pr.Path == path && pr.Variant == v {
-					row[3] = pr.text()
+					row[3] = predictedText(pr)
 				}
 			}
 			rows = append(rows, row)
@@ -234,7 +235,7 @@ func (p *Probe) casesText(b *strings.Builder) {
 }
 
 // text is a prediction in a few words: "2 lines, 1 shared".
-func (pr PredictedRow) text() string {
+func predictedText(pr report.PredictedRow) string {
 	lines := fmt.Sprintf("%d %s", pr.Lines, map[bool]string{true: "line", false: "lines"}[pr.Lines == 1])
 	if len(pr.Shared) == 0 {
 		return lines + ", none shared"
@@ -251,7 +252,7 @@ func orDash(s string) string {
 
 // predictionText sets a verdict's measurement beside the prediction: "
 // Predicted: ...", flagged where they disagree.
-func (c Comparison) predictionText() string {
+func predictionText(c report.Comparison) string {
 	if c.Predicted == "" {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package report
+package pages
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mglayout/mglayout/internal/report"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 )
@@ -19,7 +20,7 @@ import (
 // host, the verdict table, a cache-line map per layout, line size and
 // phase, the interference sweep, and per probe the ops/s of every path
 // with its 95 % interval. The output depends only on r.
-func HTML(w io.Writer, r *Report) error {
+func HTML(w io.Writer, r *report.Report) error {
 	page := newHTMLPage(r)
 	var b bytes.Buffer
 	if err := htmlTemplate().Execute(&b, page); err != nil {
@@ -100,7 +101,7 @@ type htmlProbe struct {
 	Comparisons []htmlMeasure
 }
 
-func newHTMLPage(r *Report) *htmlPage {
+func newHTMLPage(r *report.Report) *htmlPage {
 	p := &htmlPage{
 		Title:      "mglayout report, " + r.Started.Format("2006-01-02 15:04 MST"),
 		Started:    r.Started.Format("2006-01-02 15:04:05 MST"),
@@ -158,7 +159,7 @@ func newHTMLPage(r *Report) *htmlPage {
 
 func trimFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-func newHTMLVerdict(r *Report, v Verdict) htmlVerdict {
+func newHTMLVerdict(r *report.Report, v report.Verdict) htmlVerdict {
 	hv := htmlVerdict{Change: v.Old + " → " + v.New, Line: fmt.Sprintf("%d B", v.Line), Static: v.Static}
 	for _, m := range v.Measured {
 		hv.Measured = append(hv.Measured, newHTMLMeasure(m))
@@ -184,7 +185,7 @@ func newHTMLVerdict(r *Report, v Verdict) htmlVerdict {
 	return hv
 }
 
-func newHTMLMeasure(m Comparison) htmlMeasure {
+func newHTMLMeasure(m report.Comparison) htmlMeasure {
 	hm := htmlMeasure{Probe: m.Probe, Path: m.Path, Text: m.Text, P: m.Evidence(), Predicted: m.Predicted, Disagrees: m.Disagrees}
 	if m.Significant {
 		hm.Class = "better"

@@ -1,4 +1,4 @@
-package report
+package pages
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mglayout/mglayout/internal/report"
 	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/stats"
@@ -27,7 +28,7 @@ const (
 	swBottom = 46.0
 )
 
-func newHTMLSweep(sw *Sweep) *htmlSweep {
+func newHTMLSweep(sw *report.Sweep) *htmlSweep {
 	hs := &htmlSweep{}
 	hs.Note = sw.Verdict + fmt.Sprintf(" Far control at %d bytes.", sw.Far.Distance)
 
@@ -47,10 +48,10 @@ func newHTMLSweep(sw *Sweep) *htmlSweep {
 
 	panels := []struct {
 		name, class, color string
-		stat               func(SweepPoint) Stat
+		stat               func(report.SweepPoint) report.Stat
 	}{
-		{"writer", "writer", "#d62728", func(p SweepPoint) Stat { return p.Writer }},
-		{"reader", "reader", "#1f77b4", func(p SweepPoint) Stat { return p.Reader }},
+		{"writer", "writer", "#d62728", func(p report.SweepPoint) report.Stat { return p.Writer }},
+		{"reader", "reader", "#1f77b4", func(p report.SweepPoint) report.Stat { return p.Reader }},
 	}
 	for pi, pn := range panels {
 		top := swTop + float64(pi)*(swPanelH+swPanelG)
@@ -162,7 +163,7 @@ const (
 	prBottom = 48.0
 )
 
-func newHTMLProbe(p *Probe) htmlProbe {
+func newHTMLProbe(p *report.Probe) htmlProbe {
 	hp := htmlProbe{Title: p.Title, Mode: fmt.Sprintf("%s, %d-byte lines", p.Mode, p.Line), Skipped: p.Skipped}
 	if p.Mode == "emulated" {
 		hp.Note = fmt.Sprintf("Emulated on this host's %d-byte lines: each target line's accessed words packed into a host line of its own. ", p.HostLine)
@@ -185,7 +186,7 @@ func newHTMLProbe(p *Probe) htmlProbe {
 	return hp
 }
 
-func probeChart(p *Probe) *svgChart {
+func probeChart(p *report.Probe) *svgChart {
 	var paths []string
 	for _, c := range p.Cases {
 		if !slices.Contains(paths, c.Path) {

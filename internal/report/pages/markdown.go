@@ -1,17 +1,18 @@
-package report
+package pages
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/mglayout/mglayout/internal/report"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 )
 
 // Markdown writes the report for a pull request or a patch discussion.
-func Markdown(w io.Writer, r *Report) error {
+func Markdown(w io.Writer, r *report.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## mglayout report, %s\n\n", r.Started.Format("2006-01-02 15:04 MST"))
 	if !r.Complete {
@@ -25,7 +26,7 @@ func Markdown(w io.Writer, r *Report) error {
 	for _, v := range r.Verdicts {
 		var ms []string
 		for _, m := range v.Measured {
-			ms = append(ms, fmt.Sprintf("%s `%s`: %s (%s).%s", m.Probe, m.Path, m.Text, m.Evidence(), m.predictionText()))
+			ms = append(ms, fmt.Sprintf("%s `%s`: %s (%s).%s", m.Probe, m.Path, m.Text, m.Evidence(), predictionText(m)))
 		}
 		if len(ms) == 0 {
 			ms = []string{"not measured"}

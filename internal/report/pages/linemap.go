@@ -1,4 +1,4 @@
-package report
+package pages
 
 import (
 	"cmp"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mglayout/mglayout/internal/report"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/layoutjson"
 	"github.com/mglayout/mglayout/layout/render"
@@ -21,7 +22,7 @@ var (
 
 // pathColors gives every path name of the report one colour, in the order
 // the checks list them.
-func pathColors(r *Report) map[string]string {
+func pathColors(r *report.Report) map[string]string {
 	colors := map[string]string{}
 	var nw, nr int
 	for _, o := range r.Checks.Objects {
@@ -115,7 +116,7 @@ func resolvePaths(s *layoutjson.Struct, co *render.CheckObject, colors map[strin
 	return out, notes
 }
 
-func checkObject(r *Report, i int) *render.CheckObject {
+func checkObject(r *report.Report, i int) *render.CheckObject {
 	name := r.Layouts.Structs[i].Name
 	if i < len(r.Checks.Objects) && r.Checks.Objects[i].Name == name {
 		return &r.Checks.Objects[i]
@@ -150,7 +151,7 @@ func plural(n int64, word string) string {
 	return word + "s"
 }
 
-func newHTMLLayout(r *Report, i int, colors map[string]string) htmlLayout {
+func newHTMLLayout(r *report.Report, i int, colors map[string]string) htmlLayout {
 	s := &r.Layouts.Structs[i]
 	co := checkObject(r, i)
 	hl := htmlLayout{Name: s.Name, Doc: s.Doc, Placement: render.PlacementText(*s, r.Lines)}

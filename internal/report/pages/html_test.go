@@ -1,4 +1,4 @@
-package report
+package pages
 
 import (
 	"bytes"
@@ -18,12 +18,14 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/net/html"
+
 	goldenfile "github.com/mglayout/mglayout/internal/golden"
+	"github.com/mglayout/mglayout/internal/report"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/layoutjson"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
-	"golang.org/x/net/html"
 )
 
 var (
@@ -34,23 +36,23 @@ var (
 // with a sweep and probes of INVENTED numbers: test data of plausible
 // shape, not a measurement. The recorded report in testdata/report.json is
 // the real one.
-func syntheticReport(t *testing.T) *Report {
+func syntheticReport(t *testing.T) *report.Report {
 	t.Helper()
-	sc, err := KernelScenario()
+	sc, err := report.KernelScenario()
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := []int64{64, 128}
-	r := &Report{Schema: Schema, Complete: true, Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		Seconds: 87.4, Budget: 90, Lines: lines, Probes: []*Probe{}, Verdicts: []Verdict{},
-		Host: Host{Kernel: "6.1.0-test (synthetic)", Line: 64, Info: &host.Info{GOOS: "linux", GOARCH: "amd64",
+	r := &report.Report{Schema: report.Schema, Complete: true, Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		Seconds: 87.4, Budget: 90, Lines: lines, Probes: []*report.Probe{}, Verdicts: []report.Verdict{},
+		Host: report.Host{Kernel: "6.1.0-test (synthetic)", Line: 64, Info: &host.Info{GOOS: "linux", GOARCH: "amd64",
 			Caches: []host.Cache{
 				{Level: 1, Type: "Data", Line: host.LineSize{Bytes: 64, Source: "sysfs"}},
 				{Level: 3, Type: "Unified", Line: host.LineSize{Bytes: 64, Source: "sysfs"}},
 			},
 			CPUID:    host.CPUID{Brand: "Synthetic CPU for tests", Vendor: "none"},
 			Affinity: []int{0, 1, 2, 3}}}}
-	if err := r.static(sc, lines); err != nil {
+	if err := r.Static(sc, lines); err != nil {
 		t.Fatal(err)
 	}
 
@@ -65,7 +67,7 @@ func syntheticReport(t *testing.T) *Report {
 		return out
 	}
 	in := probe.Interference{Kind: probe.Found, Distance: 128}
-	sw := &Sweep{Rounds: 10, Kind: in.Kind, Distance: in.Distance, Verdict: in.Verdict(10, 256)}
+	sw := &report.Sweep{Rounds: 10, Kind: in.Kind, Distance: in.Distance, Verdict: in.Verdict(10, 256)}
 	for d := int64(0); d <= 256; d += 16 {
 		w, rd := 150e6, 1.4e9
 		switch {
@@ -76,27 +78,27 @@ func syntheticReport(t *testing.T) *Report {
 		case d < 128:
 			w, rd = 92e6, 900e6
 		}
-		sw.Points = append(sw.Points, SweepPoint{Distance: d, Writer: newStat(samples(w, 0.12, int(d/16))), Reader: newStat(samples(rd, 0.15, int(d/16)+1))})
+		sw.Points = append(sw.Points, report.SweepPoint{Distance: d, Writer: report.NewStat(samples(w, 0.12, int(d/16))), Reader: report.NewStat(samples(rd, 0.15, int(d/16)+1))})
 	}
-	sw.Far = SweepPoint{Distance: 4096, Writer: newStat(samples(152e6, 0.08, 3)), Reader: newStat(samples(1.42e9, 0.1, 4))}
+	sw.Far = report.SweepPoint{Distance: 4096, Writer: report.NewStat(samples(152e6, 0.08, 3)), Reader: report.NewStat(samples(1.42e9, 0.1, 4))}
 	r.Sweep = sw
 
 	// Invented: readers beside the tick at its rate barely notice it;
 	// beside an unthrottled tick they crawl.
 	for si, spec := range sc.Probes {
 		for _, emulated := range []bool{false, true} {
-			p := &Probe{Title: spec.Title, Mode: "native", Line: 64, HostLine: 64, Stress: spec.Stress, Cases: []ProbeCase{},
-				Comparisons: []Comparison{}, Predicted: []PredictedRow{}, Rounds: 10, Seconds: 0.1}
+			p := &report.Probe{Title: spec.Title, Mode: "native", Line: 64, HostLine: 64, Stress: spec.Stress, Cases: []report.ProbeCase{},
+				Comparisons: []report.Comparison{}, Predicted: []report.PredictedRow{}, Rounds: 10, Seconds: 0.1}
 			if emulated {
 				p.Mode, p.Line = "emulated", 128
 			}
 			for _, v := range spec.Variants {
 				p.Variants = append(p.Variants, v.Name)
 			}
-			p.Predicted = predict(spec.Variants, probe.Options{Line: p.Line})
+			p.Predicted = report.Predict(spec.Variants, probe.Options{Line: p.Line})
 			if emulated && si == len(sc.Probes)-1 {
 				p.Skipped = "emulating 128-byte lines: target line 0 of tk_data@v6.13 holds 72 accessed bytes, more than a 64-byte host line (synthetic)"
-				p.Predicted = []PredictedRow{}
+				p.Predicted = []report.PredictedRow{}
 				r.Probes = append(r.Probes, p)
 				continue
 			}
@@ -116,32 +118,32 @@ func syntheticReport(t *testing.T) *Report {
 				}
 			}
 			for _, c := range res.Cases {
-				p.Cases = append(p.Cases, ProbeCase{Variant: c.Variant, Path: c.Path.Name, Writers: !c.Alone, CPUs: c.CPUs, Stat: newStat(c.Samples)})
+				p.Cases = append(p.Cases, report.ProbeCase{Variant: c.Variant, Path: c.Path.Name, Writers: !c.Alone, CPUs: c.CPUs, Stat: report.NewStat(c.Samples)})
 			}
-			p.Comparisons = comparisons(res)
+			p.Comparisons = report.Comparisons(res)
 			r.Probes = append(r.Probes, p)
 		}
 	}
-	r.verdicts()
+	r.Judge()
 	return r
 }
 
 // recordedReport is a report recorded on a 2-CPU x86-64 VM with
 // `mglayout report -o DIR -budget 60s`: real measurements.
-func recordedReport(t *testing.T) *Report {
+func recordedReport(t *testing.T) *report.Report {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "report.json"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "report.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r Report
+	var r report.Report
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatalf("testdata/report.json: %v", err)
 	}
 	return &r
 }
 
-func renderHTML(t *testing.T, r *Report) []byte {
+func renderHTML(t *testing.T, r *report.Report) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := HTML(&b, r); err != nil {
@@ -174,7 +176,7 @@ func TestHTMLIncomplete(t *testing.T) {
 	r.Sweep = nil
 	r.Probes = r.Probes[:1]
 	r.Verdicts = nil
-	r.verdicts()
+	r.Judge()
 	out := renderHTML(t, r)
 	checkHTML(t, out, r)
 	doc := parse(t, out)
@@ -254,7 +256,7 @@ func TestPlaced(t *testing.T) {
 	if !strings.Contains(js.String(), `"address":"0xffffffff8333fe80"`) || !strings.Contains(js.String(), `"name":"tick_nsec"`) {
 		t.Errorf("the JSON does not carry the address and the neighbour")
 	}
-	for name, write := range map[string]func(io.Writer, *Report) error{"text": Text, "Markdown": Markdown} {
+	for name, write := range map[string]func(io.Writer, *report.Report) error{"text": Text, "Markdown": Markdown} {
 		var b bytes.Buffer
 		if err := write(&b, r); err != nil {
 			t.Fatal(err)
@@ -268,7 +270,7 @@ func TestPlaced(t *testing.T) {
 // TestHTMLEmpty checks that a report with nothing in it still renders:
 // a run interrupted before the host was read, or a hand-made file.
 func TestHTMLEmpty(t *testing.T) {
-	r := &Report{}
+	r := &report.Report{}
 	out := renderHTML(t, r)
 	checkHTML(t, out, r)
 	if !strings.Contains(textOf(parse(t, out)), "No probe ran.") {
@@ -334,7 +336,7 @@ func textOf(n *html.Node) string {
 
 // checkHTML checks the page against the report it was made from: it
 // parses, it fetches nothing, and every chart holds the report's data.
-func checkHTML(t *testing.T, page []byte, r *Report) {
+func checkHTML(t *testing.T, page []byte, r *report.Report) {
 	t.Helper()
 	doc := parse(t, page)
 
@@ -451,7 +453,7 @@ func checkHTML(t *testing.T, page []byte, r *Report) {
 		for _, series := range []string{"writer", "reader"} {
 			measured := 0 // distances with samples
 			for _, p := range r.Sweep.Points {
-				if st := map[string]Stat{"writer": p.Writer, "reader": p.Reader}[series]; st.N > 0 {
+				if st := map[string]report.Stat{"writer": p.Writer, "reader": p.Reader}[series]; st.N > 0 {
 					measured++
 				}
 			}
