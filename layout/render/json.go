@@ -5,7 +5,6 @@ import (
 
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/layoutjson"
-	"github.com/mglayout/mglayout/layout/sharing"
 )
 
 // PlacementText says where the symbol table puts a placed variable and
@@ -17,12 +16,12 @@ func PlacementText(js layoutjson.Struct, lines []int64) string {
 	if js.Address == nil {
 		return ""
 	}
-	s := &sharing.Object{Layout: &layout.Struct{Size: js.Size, Placed: true, Address: uint64(*js.Address)}}
+	s := &layout.Struct{Size: js.Size, Placed: true, Address: uint64(*js.Address)}
 	for _, n := range js.Neighbours {
-		s.Layout.Neighbours = append(s.Layout.Neighbours, layout.Neighbour(n))
+		s.Neighbours = append(s.Neighbours, layout.Neighbour(n))
 	}
-	text := fmt.Sprintf("At %#x (the symbol table): phase %s.", uint64(*js.Address), phaseSummary(s, lines))
-	if n := neighboursText(s.Layout, lines); n != "" {
+	text := fmt.Sprintf("At %#x (the symbol table): phase %s.", uint64(*js.Address), phaseSummary(s.Phases, lines))
+	if n := neighboursText(s, lines); n != "" {
 		text += " On its first and last lines: " + n + "."
 	}
 	return text

@@ -111,7 +111,7 @@ func markdownStruct(b *strings.Builder, obj *sharing.Object, o Options) {
 	}
 	tail := s.TailPadding(-1)
 	fmt.Fprintf(b, "\nSize %d bytes, aligned to %d; lines: %s; %s, %d %s of tail padding. Phases: %s.\n",
-		s.Size, s.Align, strings.Join(counts, ", "), holeText, tail, plural(int(tail), "byte", "bytes"), phaseSummary(obj, o.Lines))
+		s.Size, s.Align, strings.Join(counts, ", "), holeText, tail, plural(int(tail), "byte", "bytes"), phaseSummary(objectPhases(obj), o.Lines))
 	if s.Placed {
 		fmt.Fprintf(b, "\nAt `%#x` (the symbol table).", s.Address)
 		if n := neighboursText(s, o.Lines); n != "" {

@@ -71,10 +71,21 @@ func crossed(lines []int64, after, upTo int64) []boundary {
 	return out
 }
 
-func phaseSummary(o *sharing.Object, lines []int64) string {
+// objectPhases returns an object's phases at a line size, for
+// phaseSummary.
+func objectPhases(o *sharing.Object) func(int64) []int64 {
+	return func(line int64) []int64 {
+		ps, _ := o.Phases(line)
+		return ps
+	}
+}
+
+// phaseSummary lists the phases at each line size: "0, 32 at 64 B; every
+// multiple of 8 below 128 at 128 B".
+func phaseSummary(phasesAt func(line int64) []int64, lines []int64) string {
 	var parts []string
 	for _, l := range lines {
-		ps, _ := o.Phases(l)
+		ps := phasesAt(l)
 		strs := make([]string, len(ps))
 		for i, p := range ps {
 			strs[i] = fmt.Sprint(p)

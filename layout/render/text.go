@@ -137,12 +137,12 @@ func textStruct(b *strings.Builder, obj *sharing.Object, o Options) {
 		fmt.Fprintf(b, "\t/* last cacheline: %s */\n", strings.Join(lastLine, ", "))
 	}
 	if s.Placed {
-		fmt.Fprintf(b, "\t/* at %#x (the symbol table): phase %s */\n", s.Address, phaseSummary(obj, o.Lines))
+		fmt.Fprintf(b, "\t/* at %#x (the symbol table): phase %s */\n", s.Address, phaseSummary(objectPhases(obj), o.Lines))
 		if n := neighboursText(s, o.Lines); n != "" {
 			fmt.Fprintf(b, "\t/* on its first and last lines: %s */\n", n)
 		}
 	} else {
-		fmt.Fprintf(b, "\t/* phases: %s (object aligned to %d%s) */\n", phaseSummary(obj, o.Lines), s.Align, placedBy(obj.Placement))
+		fmt.Fprintf(b, "\t/* phases: %s (object aligned to %d%s) */\n", phaseSummary(objectPhases(obj), o.Lines), s.Align, placedBy(obj.Placement))
 	}
 	switch natural := s.NaturalAlign(-1); {
 	case s.Align > natural:
