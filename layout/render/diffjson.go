@@ -159,7 +159,7 @@ func DiffMarkdown(w io.Writer, r *diff.Result) error {
 		if row.Verdict == diff.Same {
 			continue
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", row.Path, caseLabel(diff.Case{Line: row.Line, Phase: row.Phase, NewPhase: row.NewPhase}),
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", row.Path, strings.Replace(caseLabel(diff.Case{Line: row.Line, Phase: row.Phase, NewPhase: row.NewPhase}), "/", " / ", 1),
 			figuresCell(row.Old, row.Line), figuresCell(row.New, row.Line), row.Verdict.String()+": "+strings.Join(diff.Texts(row.Changes), ", "))
 	}
 	_, err := io.WriteString(w, b.String())
