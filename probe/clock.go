@@ -3,14 +3,11 @@ package probe
 import (
 	"context"
 	"fmt"
-	"io"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/probe/stats"
 )
 
@@ -268,139 +265,10 @@ func goTimeNowRow() *ClockRow {
 // clockSink keeps the loops' results alive.
 var clockSink int64
 
-// WriteClocks writes a clock measurement for people: per row the median
-// cost of a call with its interval and the 2018 figure beside it, the
-// coarse clock's saving against the fine one, and why rows are missing.
-func WriteClocks(w io.Writer, r *ClockResult) error {
-	var b strings.Builder
-	where := "unpinned"
-	if r.CPU >= 0 {
-		where = fmt.Sprintf("pinned to CPU %d", r.CPU)
-	}
-	fmt.Fprintf(&b, "clock reads: %d rounds of %v per row, interleaved, %s\n", r.Rounds, r.Options.Duration, where)
-	if r.Clocksource != "" {
-		fmt.Fprintf(&b, "clocksource: %s\n", r.Clocksource)
-	}
-	if r.CoarseResolution > 0 {
-		fmt.Fprintf(&b, "CLOCK_REALTIME_COARSE resolution %v: the coarse clock moves once per tick.\n", r.CoarseResolution)
-	}
-	if r.Interrupted {
-		b.WriteString("INCOMPLETE: interrupted; the rounds completed are shown.\n")
-	}
-	b.WriteString("\n")
-	// The call and its clock in columns of their own keep a row within
-	// 80 columns.
-	rows := [][]string{{"call", "clock", "via", "ns/call", "2018*"}}
-	for _, row := range r.Rows {
-		if row.Missing != "" {
-			continue
-		}
-		ref := "-"
-		if row.Reference > 0 {
-			ref = fmt.Sprintf("%.2f", row.Reference)
-		}
-		rows = append(rows, []string{row.Call, strings.ReplaceAll(row.Clock, "CLOCK_", ""), row.Via, nanos(stats.Summarize(row.Samples)), ref})
-	}
-	if len(rows) > 1 {
-		textfmt.Table(&b, "", rows)
-	} else {
-		b.WriteString("no row could be measured.\n")
-	}
-	if rows := coarseSavings(r); len(rows) > 1 {
-		b.WriteString("\ncoarse vs fine, same mechanism:\n")
-		textfmt.Table(&b, "", rows)
-		note := fmt.Sprintf("change in ns/call, %d rounds each", r.Rounds)
-		if len(rows) > 2 {
-			note += fmt.Sprintf("; p-values corrected for the %d comparisons (Holm)", len(rows)-1)
-		}
-		textfmt.Fill(&b, note+"; beside ~, the smallest change the rounds could see.", "", "", textWidth)
-	}
-	if note := vdsoFallback(r); note != "" {
-		fmt.Fprintf(&b, "\n%s\n", note)
-	}
-	// Rows missing for one reason are named together.
-	var reasons []string
-	missing := map[string][]string{}
-	for _, row := range r.Rows {
-		if row.Missing != "" {
-			if missing[row.Missing] == nil {
-				reasons = append(reasons, row.Missing)
-			}
-			missing[row.Missing] = append(missing[row.Missing], row.Name)
-		}
-	}
-	if len(reasons) > 0 {
-		b.WriteString("\nnot measured:\n")
-		for _, why := range reasons {
-			textfmt.Fill(&b, strings.Join(missing[why], ", ")+": "+why+".", "  ", "    ", textWidth)
-		}
-	}
-	b.WriteString("\nhow each call reads the clock:\n")
-	seen := map[string]bool{}
-	for _, row := range r.Rows {
-		if row.Missing == "" && !seen[row.Call] {
-			seen[row.Call] = true
-			textfmt.Fill(&b, row.Call+": "+row.How+".", "  ", "    ", textWidth)
-		}
-	}
-	b.WriteString("\n")
-	textfmt.Fill(&b, "* "+r.Reference+".", "", "  ", textWidth)
-	textfmt.Fill(&b, "In the kernel every inode timestamp reads the coarse clock (current_time()). From v6.13 a multigrain inode whose ctime was queried since it last changed gets a fine read instead when the coarse time would not move it, and setting that ctime may cmpxchg the floor (mg_floor). The fine-minus-coarse cost per read above is what the floor trades against.", "", "", textWidth)
-	if r.Rounds < stats.MinForCI {
-		fmt.Fprintf(&b, "\n%d rounds are too few for confidence intervals; run at least %d (-count).\n", r.Rounds, stats.MinForCI)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// nanos writes a summary of ns per call as "20.1 ± 1%".
-func nanos(s stats.Summary) string {
-	if s.N == 0 || math.IsNaN(s.Median) {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f ± %s", s.Median, s.RangePct())
-}
-
-// coarseSavings pairs each fine row with the coarse row of the same
-// call, as table rows under a header, the comparisons one family.
-func coarseSavings(r *ClockResult) [][]string {
-	type pair struct{ fine, coarse *ClockRow }
-	var pairs []pair
-	var family []stats.Comparison
-	for _, fine := range r.Rows {
-		if fine.Coarse || fine.Missing != "" || len(fine.Samples) == 0 {
-			continue
-		}
-		for _, coarse := range r.Rows {
-			if !coarse.Coarse || coarse.Call != fine.Call || coarse.Via != fine.Via || coarse.Missing != "" || len(coarse.Samples) == 0 {
-				continue
-			}
-			pairs = append(pairs, pair{fine, coarse})
-			family = append(family, stats.Compare(fine.Samples, coarse.Samples))
-		}
-	}
-	stats.Holm(family)
-	rows := [][]string{{"call", "via", "fine → coarse ns", "change", "2018*"}}
-	for i, p := range pairs {
-		c := family[i]
-		change := fmt.Sprintf("%s (p=%.3f)", c.DeltaString(), c.P)
-		if !c.Significant() {
-			change = fmt.Sprintf("~ (p=%.3f, %s)", c.P, stats.MDEPercent(c.MDE))
-		}
-		ref := "-"
-		if p.coarse.Reference > 0 && p.fine.Reference > 0 {
-			ref = fmt.Sprintf("%+.0f%%", 100*(p.coarse.Reference/p.fine.Reference-1))
-		}
-		fm, cm := stats.Summarize(p.fine.Samples).Median, stats.Summarize(p.coarse.Samples).Median
-		rows = append(rows, []string{p.fine.Call, p.fine.Via, fmt.Sprintf("%.2f → %.2f", fm, cm), change, ref})
-	}
-	return rows
-}
-
-// vdsoFallback says when the vDSO's fine read costs about what the system
+// VDSOFallback says when the vDSO's fine read costs about what the system
 // call does: the clocksource then has no vDSO mode and the vDSO falls back
 // to the system call.
-func vdsoFallback(r *ClockResult) string {
+func (r *ClockResult) VDSOFallback() string {
 	var vdso, sys float64
 	for _, row := range r.Rows {
 		if row.Coarse || row.Missing != "" || len(row.Samples) == 0 || !strings.HasPrefix(row.Call, "C ") {
@@ -458,6 +326,3 @@ func missingClockRows(rows []*ClockRow, why string) []*ClockRow {
 	}
 	return rows
 }
-
-// textWidth is the width the explanations are wrapped to.
-const textWidth = 80

@@ -33,12 +33,12 @@ func (r *Result) Comparisons() []Comparison {
 	}
 	for _, path := range paths {
 		for _, v := range variants {
-			if with, alone := r.find(v, path, false), r.find(v, path, true); with != nil && alone != nil {
+			if with, alone := r.Find(v, path, false), r.Find(v, path, true); with != nil && alone != nil {
 				out = append(out, Comparison{Path: path, Old: v + " alone", New: v, Alone: true, Comparison: stats.Compare(alone.Samples, with.Samples)})
 			}
 		}
 		for _, v := range variants[1:] {
-			if a, b := r.find(variants[0], path, false), r.find(v, path, false); a != nil && b != nil {
+			if a, b := r.Find(variants[0], path, false), r.Find(v, path, false); a != nil && b != nil {
 				out = append(out, Comparison{Path: path, Old: variants[0], New: v, Comparison: stats.Compare(a.Samples, b.Samples)})
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/mglayout/mglayout/internal/operand"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
+	"github.com/mglayout/mglayout/probe/tables"
 )
 
 func init() {
@@ -134,7 +135,7 @@ func probeFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 			if perr != nil {
 				return cli.Usagef("%v", perr)
 			}
-			err = probe.WriteProbe(ctx.Stdout, r, predicted)
+			err = tables.Probe(ctx.Stdout, r, predicted)
 		}
 		if err == nil && r.Interrupted {
 			err = cli.ErrInterrupted

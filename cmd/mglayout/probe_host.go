@@ -11,6 +11,7 @@ import (
 	"github.com/mglayout/mglayout/internal/cli"
 	"github.com/mglayout/mglayout/internal/report/pages"
 	"github.com/mglayout/mglayout/probe"
+	"github.com/mglayout/mglayout/probe/tables"
 )
 
 // hostProbe is probe -clock and probe -kernel: measurements of the host's
@@ -60,7 +61,7 @@ func (h hostProbe) run(ctx *cli.Context, args []string) error {
 		return cli.WriteJSON(ctx.Stdout, out)
 	}
 	if out.Clock != nil {
-		if err := probe.WriteClocks(ctx.Stdout, out.Clock); err != nil {
+		if err := tables.Clocks(ctx.Stdout, out.Clock); err != nil {
 			return err
 		}
 	}
@@ -68,7 +69,7 @@ func (h hostProbe) run(ctx *cli.Context, args []string) error {
 		if out.Clock != nil {
 			fmt.Fprintln(ctx.Stdout)
 		}
-		if err := probe.WriteKernelFigures(ctx.Stdout, out.Kernel); err != nil {
+		if err := tables.Kernel(ctx.Stdout, out.Kernel); err != nil {
 			return err
 		}
 		return pages.WriteKernelVerdicts(ctx.Stdout, out.Kernel)

@@ -12,6 +12,7 @@ import (
 	"github.com/mglayout/mglayout/internal/cli"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
+	"github.com/mglayout/mglayout/probe/tables"
 )
 
 func init() {
@@ -77,7 +78,7 @@ func sweepFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		if format == "json" {
 			err = cli.WriteJSON(ctx.Stdout, r)
 		} else {
-			err = probe.WriteSweep(ctx.Stdout, r)
+			err = tables.Sweep(ctx.Stdout, r)
 		}
 		if err == nil && r.Interrupted {
 			err = cli.ErrInterrupted

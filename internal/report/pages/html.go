@@ -11,8 +11,8 @@ import (
 	"sync"
 
 	"github.com/mglayout/mglayout/internal/report"
-	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
+	"github.com/mglayout/mglayout/probe/tables"
 )
 
 // HTML writes the report as one self-contained HTML file: inline CSS and
@@ -143,14 +143,14 @@ func newHTMLPage(r *report.Report) *htmlPage {
 	}
 	if r.Clocks != nil {
 		var b strings.Builder
-		if probe.WriteClocks(&b, r.Clocks) == nil {
+		if tables.Clocks(&b, r.Clocks) == nil {
 			p.Clocks = b.String()
 		}
 	}
 	if r.Kernel != nil {
 		var b strings.Builder
 		fmt.Fprintf(&b, "kernel %s, nearest model %s %s\n\n", r.Kernel.Release, r.Kernel.Model, r.Kernel.ModelNote)
-		if probe.WriteKernelFigures(&b, r.Kernel) == nil {
+		if tables.Kernel(&b, r.Kernel) == nil {
 			p.Kernel = b.String()
 		}
 	}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/mglayout/mglayout/internal/report"
 	"github.com/mglayout/mglayout/layout/render"
-	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
+	"github.com/mglayout/mglayout/probe/tables"
 )
 
 // Markdown writes the report for a pull request or a patch discussion.
@@ -70,14 +70,14 @@ func Markdown(w io.Writer, r *report.Report) error {
 
 	if r.Clocks != nil {
 		b.WriteString("\n### Clock reads\n\n```\n")
-		if err := probe.WriteClocks(&b, r.Clocks); err != nil {
+		if err := tables.Clocks(&b, r.Clocks); err != nil {
 			return err
 		}
 		b.WriteString("```\n")
 	}
 	if r.Kernel != nil {
 		fmt.Fprintf(&b, "\n### The running kernel\n\nKernel `%s`, nearest model `%s`. %s\n\n```\n", r.Kernel.Release, r.Kernel.Model, r.Kernel.ModelNote)
-		if err := probe.WriteKernelFigures(&b, r.Kernel); err != nil {
+		if err := tables.Kernel(&b, r.Kernel); err != nil {
 			return err
 		}
 		b.WriteString("```\n")

@@ -11,9 +11,9 @@ import (
 	"github.com/mglayout/mglayout/internal/report"
 	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout/render"
-	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 	"github.com/mglayout/mglayout/probe/stats"
+	"github.com/mglayout/mglayout/probe/tables"
 )
 
 // width is the width of the text report: it goes into mails to mailing
@@ -76,14 +76,14 @@ func Text(w io.Writer, r *report.Report) error {
 
 	if r.Clocks != nil {
 		b.WriteString("\nClock reads\n-----------\n")
-		if err := probe.WriteClocks(&b, r.Clocks); err != nil {
+		if err := tables.Clocks(&b, r.Clocks); err != nil {
 			return err
 		}
 	}
 	if r.Kernel != nil {
 		b.WriteString("\nThe running kernel\n------------------\n")
 		para(&b, fmt.Sprintf("Kernel %s: nearest model %s. %s", r.Kernel.Release, r.Kernel.Model, r.Kernel.ModelNote))
-		if err := probe.WriteKernelFigures(&b, r.Kernel); err != nil {
+		if err := tables.Kernel(&b, r.Kernel); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package probe
+package tables
 
 import (
 	"fmt"
@@ -8,13 +8,14 @@ import (
 
 	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/stats"
 )
 
-// WriteSweep writes a sweep for people: per distance the writer's and the
+// Sweep writes a sweep for people: per distance the writer's and the
 // reader's rate with their confidence intervals and the writer's change
 // against the far control, then the interference distance.
-func WriteSweep(w io.Writer, r *SweepResult) error {
+func Sweep(w io.Writer, r *probe.SweepResult) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "sweep: writer (atomic add) on CPU %d, reader (atomic load) on CPU %d, %d rounds, interleaved", r.CPUs[0], r.CPUs[1], r.Rounds)
 	if r.Interrupted {
@@ -69,12 +70,12 @@ func rate(s stats.Summary) string {
 	return textfmt.SI(s.Median) + " ± " + s.RangePct()
 }
 
-// WriteProbe writes an experiment for people: per path and variant the
+// Probe writes an experiment for people: per path and variant the
 // rate beside the writers and alone with their intervals, the change
 // between them, what the static analysis predicted, and for two or more
 // variants the change of each against the first. The tests are one
 // family (Comparisons).
-func WriteProbe(w io.Writer, r *Result, predicted Predictions) error {
+func Probe(w io.Writer, r *probe.Result, predicted probe.Predictions) error {
 	var b strings.Builder
 	o := r.Options
 	mode := fmt.Sprintf("native %d-byte lines", o.Line)
@@ -109,13 +110,13 @@ func WriteProbe(w io.Writer, r *Result, predicted Predictions) error {
 	cs := r.Comparisons()
 	for _, p := range paths {
 		n := 0
-		if c := r.find(variants[0], p.Name, false); c != nil {
+		if c := r.Find(variants[0], p.Name, false); c != nil {
 			n = c.CPUs
 		}
 		fmt.Fprintf(&b, "\n%s (measured on %d %s beside the writers, unthrottled)\n", p.Name, n, plural(n, "CPU", "CPUs"))
 		rows := [][]string{{"variant", "with writers ops/s", "alone ops/s", "with writers vs alone", "predicted"}}
 		for _, v := range variants {
-			with, alone := r.find(v, p.Name, false), r.find(v, p.Name, true)
+			with, alone := r.Find(v, p.Name, false), r.Find(v, p.Name, true)
 			if with == nil {
 				continue
 			}
@@ -124,14 +125,14 @@ func WriteProbe(w io.Writer, r *Result, predicted Predictions) error {
 				aloneRate = rate(stats.Summarize(alone.Samples))
 			}
 			vs := "-"
-			c := comparison(cs, p.Name, v+" alone", v)
+			c := probe.ComparisonOf(cs, p.Name, v+" alone", v)
 			if c != nil {
 				vs = compared(c.Comparison)
 			}
 			pred := ""
 			if pr := predicted.Of(v, p.Name); pr != nil {
 				pred = fmt.Sprintf("%d %s; %s", pr.Lines, plural(pr.Lines, "line", "lines"), sharedText(pr))
-				if flag := disagreement(pr, c); flag != "" {
+				if flag := pr.Disagreement(c); flag != "" {
 					pred += " [" + flag + "]"
 				}
 			}
@@ -140,7 +141,7 @@ func WriteProbe(w io.Writer, r *Result, predicted Predictions) error {
 		var sb strings.Builder
 		textfmt.Table(&sb, "", rows)
 		for _, v := range variants[1:] {
-			if c := comparison(cs, p.Name, variants[0], v); c != nil {
+			if c := probe.ComparisonOf(cs, p.Name, variants[0], v); c != nil {
 				fmt.Fprintf(&sb, "%s vs %s, with writers: %s\n", v, variants[0], compared(c.Comparison))
 			}
 		}
@@ -155,37 +156,11 @@ func WriteProbe(w io.Writer, r *Result, predicted Predictions) error {
 	return err
 }
 
-func sharedText(p *Prediction) string {
+func sharedText(p *probe.Prediction) string {
 	if len(p.Shared) == 0 {
 		return "shares no line with a writer"
 	}
 	return strings.Join(p.Shared, "; ")
-}
-
-// disagreement flags a measurement that contradicts the prediction: a
-// significant slowdown beside writers where no line is shared, or none
-// where a hot writer shares a line.
-func disagreement(p *Prediction, c *Comparison) string {
-	if c == nil || c.N1 < stats.MinForCI {
-		return ""
-	}
-	slower := c.Significant() && c.Delta < slowdown
-	switch {
-	case slower && len(p.Shared) == 0:
-		return "DISAGREES: slower beside the writers though no line is shared"
-	case !slower && p.HotSharing:
-		return "DISAGREES: a hot writer shares a line, yet no slowdown"
-	}
-	return ""
-}
-
-func (r *Result) find(variant, path string, alone bool) *Case {
-	for _, c := range r.Cases {
-		if c.Variant == variant && c.Path.Name == path && c.Alone == alone {
-			return c
-		}
-	}
-	return nil
 }
 
 func plural(n int, one, many string) string {
