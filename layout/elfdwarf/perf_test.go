@@ -1,7 +1,6 @@
 package elfdwarf
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"math/rand"
@@ -19,8 +18,6 @@ import (
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
-
-var perf = flag.Bool("elfperf", false, "time loading a large generated object against pahole (TestPerformance)")
 
 // Sizes of the generated program: every compile unit includes a header of
 // common structs, as every kernel file includes the same headers, and
@@ -192,7 +189,7 @@ func peakHeap(f func()) (peak uint64) {
 // time it took and its peak resident set, which it samples from
 // /proc/PID/status (VmHWM) while pahole runs: the rusage of a child
 // started from a large process counts the parent's pages too.
-func timePahole(t *testing.T, obj string) (time.Duration, int64) {
+func timePahole(t testing.TB, obj string) (time.Duration, int64) {
 	t.Helper()
 	cmd := exec.Command("pahole", obj)
 	cmd.Stdout = io.Discard
@@ -224,89 +221,62 @@ func timePahole(t *testing.T, obj string) (time.Duration, int64) {
 	}
 }
 
-// TestPerformance times mglayout's loader and text output against pahole
-// on a generated object of several compile units and thousands of
-// structs, in the same run, and reports the ratio and the peak heap:
+// BenchmarkAgainstPahole times what mglayout layout -elf FILE does,
+// loading every struct and writing the text to nowhere (tool=mglayout),
+// against pahole FILE > /dev/null (tool=pahole), on a generated object of
+// several compile units and thousands of structs and, where one is
+// installed, the largest separate debug file; it reports mglayout's peak
+// heap in use and pahole's peak resident set, and, for the generated
+// object, the heap when only one struct of the last unit is loaded:
 //
-//	go test ./layout/elfdwarf -run TestPerformance -elfperf -v
-func TestPerformance(t *testing.T) {
-	if !*perf {
-		t.Skip("timing run; enable with -elfperf")
-	}
-	requireGCC(t)
+//	go test ./layout/elfdwarf -run '^$' -bench AgainstPahole -count 6 | benchstat -col /tool -
+func BenchmarkAgainstPahole(b *testing.B) {
+	requireGCC(b)
 	if _, err := exec.LookPath("pahole"); err != nil {
-		t.Skip("pahole not found in PATH (Debian: apt-get install dwarves)")
+		b.Skip("pahole not found in PATH (Debian: apt-get install dwarves)")
 	}
-	dir := t.TempDir()
-	start := time.Now()
-	obj, distinct := genObject(t, dir)
-	st, _ := os.Stat(obj)
-	t.Logf("generated %s: %d compile units, %d distinct structs, %.1f MB, in %v", filepath.Base(obj), perfUnits, distinct, float64(st.Size())/1e6, time.Since(start).Round(time.Millisecond))
-
-	n := compareTimes(t, obj)
-	if n != distinct {
-		t.Errorf("loaded %d structs, the program defines %d", n, distinct)
+	obj, distinct := genObject(b, b.TempDir())
+	files := [][2]string{{"generated", obj}}
+	if debug := systemDebugFiles(); len(debug) > 0 {
+		files = append(files, [2]string{"debug", debug[0]})
+	}
+	for _, f := range files {
+		name, path := f[0], f[1]
+		b.Run("file="+name+"/tool=mglayout", func(b *testing.B) {
+			var n int
+			peak := peakHeap(func() { n = loadAndPrint(b, path) })
+			if name == "generated" && n != distinct {
+				b.Fatalf("loaded %d structs, the program defines %d", n, distinct)
+			}
+			for b.Loop() {
+				loadAndPrint(b, path)
+			}
+			b.ReportMetric(float64(peak)/1e6, "MB-heap")
+		})
+		b.Run("file="+name+"/tool=pahole", func(b *testing.B) {
+			var hwm int64
+			for b.Loop() {
+				_, rss := timePahole(b, path)
+				hwm = max(hwm, rss)
+			}
+			b.ReportMetric(float64(hwm)/1e6, "MB-rss")
+		})
 	}
 	// Memory is bounded by the compile units, not the file: loading one
 	// struct of the last unit reads them all and keeps two at a time.
-	last := fmt.Sprintf("unit%d_%d", perfUnits-1, perfOwn-1)
-	onePeak := peakHeap(func() {
-		if _, _, err := Load(obj, Options{Types: []string{last}}); err != nil {
-			t.Fatal(err)
+	b.Run("file=generated/tool=mglayout-one-struct", func(b *testing.B) {
+		last := fmt.Sprintf("unit%d_%d", perfUnits-1, perfOwn-1)
+		load := func() {
+			if _, _, err := Load(obj, Options{Types: []string{last}}); err != nil {
+				b.Fatal(err)
+			}
 		}
+		peak := peakHeap(load)
+		for b.Loop() {
+			load()
+		}
+		b.ReportMetric(float64(peak)/1e6, "MB-heap")
 	})
-	t.Logf("mglayout peak heap in use when loading only %s: %.0f MB", last, float64(onePeak)/1e6)
-
-	// A real program's debug info, where there is one: the largest
-	// separate debug file installed (Debian's libc6-dbg has libc's).
-	if files := systemDebugFiles(); len(files) > 0 {
-		st, _ := os.Stat(files[0])
-		t.Logf("%s: %.1f MB", files[0], float64(st.Size())/1e6)
-		compareTimes(t, files[0])
-	}
-}
-
-// compareTimes times loading and printing every struct of obj against
-// pahole in alternation, logs the medians, their ratio and the peak
-// memory, fails the test when the ratio is above 2, and returns the
-// number of structs loaded.
-func compareTimes(t *testing.T, obj string) int {
-	t.Helper()
-	const rounds = 5
-	var ours, pah []time.Duration
-	var n int
-	var paholeRSS int64
-	for r := 0; r < rounds; r++ {
-		s := time.Now()
-		n = loadAndPrint(t, obj)
-		ours = append(ours, time.Since(s))
-
-		d, rss := timePahole(t, obj)
-		pah = append(pah, d)
-		paholeRSS = max(paholeRSS, rss)
-	}
-	slices.Sort(ours)
-	slices.Sort(pah)
-	peak := peakHeap(func() { loadAndPrint(t, obj) })
-	var loadOnly time.Duration
-	for r := 0; r < rounds; r++ {
-		s := time.Now()
-		if _, _, err := Load(obj, Options{}); err != nil {
-			t.Fatal(err)
-		}
-		if d := time.Since(s); r == 0 || d < loadOnly {
-			loadOnly = d
-		}
-	}
-	ratio := float64(ours[rounds/2]) / float64(pah[rounds/2])
-	t.Logf("mglayout (load + text of %d structs): median %v, best %v; load alone best %v; peak heap in use %.0f MB (runtime.MemStats)",
-		n, ours[rounds/2].Round(time.Millisecond), ours[0].Round(time.Millisecond), loadOnly.Round(time.Millisecond), float64(peak)/1e6)
-	t.Logf("pahole %s > /dev/null: median %v, best %v; peak RSS %.0f MB", filepath.Base(obj), pah[rounds/2].Round(time.Millisecond), pah[0].Round(time.Millisecond), float64(paholeRSS)/1e6)
-	t.Logf("ratio mglayout/pahole (medians): %.2f", ratio)
-	if ratio > 2 {
-		t.Errorf("%s: mglayout takes %.2f× pahole's time, the target is at most 2×", obj, ratio)
-	}
-	return n
 }
 
 // systemDebugFiles returns the separate debug files installed under
