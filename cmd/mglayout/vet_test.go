@@ -114,7 +114,7 @@ func TestGoVetTool(t *testing.T) {
 
 // buildTool builds the command in package pkg (a directory or an import
 // path in this module) into the test's temporary directory.
-func buildTool(t *testing.T, name, pkg string, flags ...string) string {
+func buildTool(t testing.TB, name, pkg string, flags ...string) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a binary (-short)")
