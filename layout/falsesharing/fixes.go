@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -81,10 +82,10 @@ func gcd(a, b int64) int64 {
 // enough, before the object's first member, that their line starts
 // inside the object wherever its alignment lets it start. It is wanted
 // when the hot member is in that run and the object can start mid-line.
+// How much is decided once per type and GOARCH (headPadFor), so that
+// every finding of the type, at any of the GOARCH's line sizes, carries
+// the same edit.
 func (c *checker) headPad(f *finding, s *layout.Struct, after *layout.Field, line int64) (analysis.TextEdit, string, bool) {
-	// The padded object has a size class of its own: only its
-	// alignment bounds where it starts.
-	g := max(s.Align, 1)
 	top := s.Members(-1)
 	first := &s.Fields[top[0]]
 	hot := s.Field(f.hot)
@@ -94,26 +95,64 @@ func (c *checker) headPad(f *finding, s *layout.Struct, after *layout.Field, lin
 	if stride, _ := placement.Stride(s); stride == 0 {
 		return analysis.TextEdit{}, "", false
 	}
-	// The run's first hot member decides, so that every finding of the
-	// type gets the same edit.
+	key := headPadKey{f.tn, s.Arch}
+	d, ok := c.headPads[key]
+	if !ok {
+		d = c.headPadFor(f.tn, s, after, hot)
+		if c.headPads == nil {
+			c.headPads = map[headPadKey]headPadDecision{}
+		}
+		c.headPads[key] = d
+	}
+	if d.n == 0 || d.field == nil {
+		return analysis.TextEdit{}, "", false
+	}
+	return d.edit, fmt.Sprintf("%d bytes of padding before %s", d.n, first.Path), true
+}
+
+// headPadKey names a type's head pad on a GOARCH.
+type headPadKey struct {
+	tn   types.Object
+	arch string
+}
+
+// headPadDecision is a type's head pad on a GOARCH: n bytes before its
+// first member (none when n is 0), as an edit.
+type headPadDecision struct {
+	n     int64
+	field *ast.Field
+	edit  analysis.TextEdit
+}
+
+// headPadFor decides a type's head pad on a GOARCH, at the largest line
+// size the GOARCH is checked at: from the first hot member of the run
+// before after (or the finding's hot member, where the run has none) to
+// the line's end, wherever the object's alignment lets it start.
+func (c *checker) headPadFor(tn types.Object, s *layout.Struct, after, hot *layout.Field) headPadDecision {
+	// The padded object has a size class of its own: only its
+	// alignment bounds where it starts.
+	g := max(s.Align, 1)
+	line := slices.Max(c.cfg.linesFor(s.Arch))
+	top := s.Members(-1)
+	first := &s.Fields[top[0]]
 	start := hot.Offset
 	for _, i := range top {
 		m := &s.Fields[i]
 		if m.Offset >= after.Offset || linePadField(m) {
 			break
 		}
-		if c.atomicMember(f.tn, m.Path) {
+		if c.atomicMember(tn, m.Path) {
 			start = min(start, m.Offset)
 			break
 		}
 	}
 	n := roundUp(max(line-g-start, 0), max(first.Align, 1))
-	field := c.fieldOf(f.tn, first.Path)
+	field := c.fieldOf(tn, first.Path)
 	if n == 0 || field == nil {
-		return analysis.TextEdit{}, "", false
+		return headPadDecision{}
 	}
 	text := fmt.Sprintf("_ [%d]byte // keeps the previous object off the %d-byte line of the members below\n", n, line)
-	return c.editBefore(field, text), fmt.Sprintf("%d bytes of padding before %s", n, first.Path), true
+	return headPadDecision{n: n, field: field, edit: c.editBefore(field, text)}
 }
 
 // withHeadPad adds headPad's edit to a fix that puts a line pad before

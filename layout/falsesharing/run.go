@@ -140,6 +140,8 @@ type checker struct {
 	touched touchIndex
 	// held is how the package holds its struct types (holders).
 	held *gosrc.Holders
+	// headPads are the FS3 head pads decided, per type and GOARCH.
+	headPads map[headPadKey]headPadDecision
 	// found collects findings across GOARCHes and line sizes, so that one
 	// problem is reported once with every place it shows.
 	found    map[string]*finding
