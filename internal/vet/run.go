@@ -460,3 +460,13 @@ func shortPath(name string) string {
 	}
 	return name
 }
+
+// Data is the finding as the analyzer's Result holds it; nil for a
+// diagnostic that is no finding.
+func (f *Finding) Data() *falsesharing.Finding { return f.data }
+
+// Package is the import path of the package the finding is in.
+func (f *Finding) Package() string { return f.pkg.PkgPath }
+
+// Position is where the finding is reported.
+func (f *Finding) Position() token.Position { return f.pos }

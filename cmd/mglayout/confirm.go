@@ -1,0 +1,125 @@
+package main
+
+import (
+	gocontext "context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"time"
+
+	"github.com/mglayout/mglayout/internal/cli"
+	"github.com/mglayout/mglayout/internal/confirm"
+	"github.com/mglayout/mglayout/internal/operand"
+	"github.com/mglayout/mglayout/internal/vet"
+	"github.com/mglayout/mglayout/layout/falsesharing"
+	"github.com/mglayout/mglayout/probe"
+	"github.com/mglayout/mglayout/probe/host"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "confirm",
+		Args:  "[packages]",
+		Short: "replay each vet finding of the packages on this machine, as it is and fixed, and measure it",
+		Long: `Confirm runs the analyzer over the packages (default "."), as vet does on this
+host's GOARCH, and replays each finding of a pair of members on two pinned
+CPUs: a worker doing what the finding's writer does to the hot member (an
+atomic add, a store) and one doing what its user does to the partner (a
+load), over memory laid out as the type is here, at a phase where the
+finding holds. It measures the reader beside the writer with the layout as
+it is and with suggest's padding between the members, interleaved, and
+corrects the comparisons over all findings of the run (Holm).
+
+A finding is "measured" when the fix speeds the reader up significantly;
+otherwise "not confirmed", with the smallest change the run could have
+seen. What it measures is what the layout costs here if the two run at
+once; that they do stays the analyzer's evidence, printed beside it.
+Findings it cannot replay (tables, pads, generic stand-ins, sides the probe
+cannot express) are listed with the reason. A finding of larger lines than
+this host's (-falsesharing.arch=arm64 on a 64-byte host) is replayed as
+the type is laid out here: where its members share no line of this size,
+the fix should change nothing, and the result says so.
+
+Exit status 1 when a finding is measured, 2 on bad input or when fewer than
+2 CPUs are usable, 130 when interrupted (what was measured is printed).`,
+		Flags: confirmFlags,
+	})
+}
+
+func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
+	count := fs.Int("count", 10, "rounds per finding; each runs both layouts once, in a new random order")
+	duration := fs.Duration("duration", 50*time.Millisecond, "length of one run")
+	cpus := fs.String("cpus", "", "CPUs to use, e.g. 0-3 (default: the affinity mask)")
+	tags := fs.String("tags", "", "comma-separated build tags for loading the packages")
+	// The analyzer's own flags, as vet has them: -falsesharing.arch=arm64
+	// replays on this host what the analyzer finds for 128-byte lines.
+	falsesharing.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
+		f.Value.Set(f.DefValue)
+		fs.Var(f.Value, falsesharing.Analyzer.Name+"."+f.Name, f.Usage)
+	})
+	return func(ctx *cli.Context, args []string) error {
+		cpuList, err := cli.CPUs(*cpus)
+		if err != nil {
+			return err
+		}
+		if *count < 2 || *duration < probe.MinDuration {
+			return cli.Usagef("-count %d -duration %v: want at least 2 rounds of %v", *count, *duration, probe.MinDuration)
+		}
+		if _, err := probe.UsableCPUs(cpuList); err != nil {
+			return cli.Usagef("%v; confirm runs a writer and a reader on two CPUs at once", err)
+		}
+		if len(args) == 0 {
+			args = []string{"."}
+		}
+		findings, err := vet.Run(args, false, operand.SplitList(*tags))
+		if err != nil {
+			return cli.Usagef("%v", err)
+		}
+		line := host.NativeLine()
+		cfg := operand.Config{Arch: runtime.GOARCH, Tags: *tags, Note: ctx.Note}
+		var exps []*confirm.Experiment
+		var skipped []confirm.Skipped
+		where := map[*confirm.Experiment]string{}
+		for _, f := range findings {
+			d := f.Data()
+			if d == nil {
+				continue
+			}
+			at := f.Position().String()
+			obj, err := cfg.One(f.Package() + "." + d.Object)
+			if err != nil {
+				skipped = append(skipped, confirm.Skipped{Where: at, What: d.Object + "." + d.Member, Why: "its type is not one the resolver lays out alone (a table, a run of variables or a generic stand-in)"})
+				continue
+			}
+			e, err := confirm.Plan(d, obj, line)
+			if err != nil {
+				skipped = append(skipped, confirm.Skipped{Where: at, What: d.Object + "." + d.Member, Why: err.Error()})
+				continue
+			}
+			where[e] = at
+			exps = append(exps, e)
+		}
+		run, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt)
+		defer stop()
+		o := probe.Options{Duration: *duration, Count: *count, CPUs: cpuList, Progress: ctx.RoundProgress()}
+		outs, err := confirm.Run(run, exps, o)
+		if err != nil && !errors.Is(err, gocontext.Canceled) {
+			return cli.Usagef("%v", err)
+		}
+		if err := confirm.WriteText(ctx.Stdout, where, outs, skipped); err != nil {
+			return err
+		}
+		if run.Err() != nil {
+			return fmt.Errorf("%w after %d of %d findings", cli.ErrInterrupted, len(outs), len(exps))
+		}
+		for _, out := range outs {
+			if out.Measured {
+				return cli.ErrFinding
+			}
+		}
+		return nil
+	}
+}

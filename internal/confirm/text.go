@@ -1,0 +1,73 @@
+package confirm
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mglayout/mglayout/internal/textfmt"
+)
+
+// Skipped is a finding the probe cannot replay, and why: listed, not
+// hidden.
+type Skipped struct {
+	Where, What, Why string
+}
+
+// WriteText writes each outcome, then the findings that could not be
+// replayed. Each outcome keeps the analyzer's evidence (who runs at once)
+// apart from what was measured (what the layout costs here if they do).
+func WriteText(w io.Writer, where map[*Experiment]string, outs []Outcome, skipped []Skipped) error {
+	var b strings.Builder
+	for _, o := range outs {
+		f := o.Finding
+		fmt.Fprintf(&b, "%s: %s.%s (%s, %s)\n", where[o.Experiment], f.Object, f.Member, f.Rule.ID, f.Tier)
+		textfmt.Fill(&b, "replayed: "+o.Describe(), "  ", "    ", 80)
+		switch {
+		case len(f.Writers) > 0 && len(f.Users) > 0:
+			textfmt.Fill(&b, fmt.Sprintf("evidence that they run at once (the analyzer's): %s; %s", f.Writers[0], f.Users[0]), "  ", "    ", 80)
+		case len(f.Declared) > 0:
+			textfmt.Fill(&b, "evidence that they run at once (declared): "+f.Declared[0], "  ", "    ", 80)
+		}
+		c := o.Comparison
+		var verdict string
+		switch {
+		case o.Measured:
+			verdict = fmt.Sprintf("measured: the reader beside the writer runs %+.1f%% with the fix (p=%.3f over %d %s, n=%d+%d)",
+				100*c.Delta, c.P, c.Tests, plural(c.Tests, "finding", "findings"), c.N1, c.N2)
+		case c.Significant():
+			verdict = fmt.Sprintf("not confirmed: the fix makes the reader %+.1f%% (p=%.3f, n=%d+%d), slower, not faster", 100*c.Delta, c.P, c.N1, c.N2)
+		default:
+			verdict = fmt.Sprintf("not confirmed: %+.1f%% (p=%.3f, n=%d+%d); this run could not have seen less than %s", 100*c.Delta, c.P, c.N1, c.N2, mde(c.MDE))
+		}
+		if o.Interrupted {
+			verdict += " (interrupted: the rounds completed)"
+		}
+		textfmt.Fill(&b, verdict, "  ", "    ", 80)
+		if o.Apart {
+			textfmt.Fill(&b, fmt.Sprintf("apart here: on this host's %d-byte lines the members share no line, so the fix should change nothing", o.Line), "  ", "    ", 80)
+		}
+	}
+	if len(skipped) > 0 {
+		b.WriteString("\nnot replayed:\n")
+		for _, s := range skipped {
+			textfmt.Fill(&b, fmt.Sprintf("%s: %s: %s", s.Where, s.What, s.Why), "  ", "    ", 80)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func mde(m float64) string {
+	if m > 10 {
+		return "any change (too few rounds)"
+	}
+	return fmt.Sprintf("±%.0f%%", 100*m)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
