@@ -54,6 +54,8 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	duration := fs.Duration("duration", 50*time.Millisecond, "length of one run")
 	cpus := fs.String("cpus", "", "CPUs to use, e.g. 0-3 (default: the affinity mask)")
 	tags := fs.String("tags", "", "comma-separated build tags for loading the packages")
+	var out cli.Format
+	out.Register(fs, "text", "json")
 	// The analyzer's own flags, as vet has them: -falsesharing.arch=arm64
 	// replays on this host what the analyzer finds for 128-byte lines.
 	falsesharing.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
@@ -61,6 +63,10 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		fs.Var(f.Value, falsesharing.Analyzer.Name+"."+f.Name, f.Usage)
 	})
 	return func(ctx *cli.Context, args []string) error {
+		format, err := out.Name()
+		if err != nil {
+			return err
+		}
 		cpuList, err := cli.CPUs(*cpus)
 		if err != nil {
 			return err
@@ -106,10 +112,14 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		defer stop()
 		o := probe.Options{Duration: *duration, Count: *count, CPUs: cpuList, Progress: ctx.RoundProgress()}
 		outs, err := confirm.Run(run, exps, o)
+		write := confirm.WriteText
+		if format == "json" {
+			write = confirm.WriteJSON
+		}
 		if err != nil && !errors.Is(err, gocontext.Canceled) {
 			return cli.Usagef("%v", err)
 		}
-		if err := confirm.WriteText(ctx.Stdout, where, outs, skipped); err != nil {
+		if err := write(ctx.Stdout, where, outs, skipped); err != nil {
 			return err
 		}
 		if run.Err() != nil {

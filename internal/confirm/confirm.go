@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/falsesharing"
@@ -188,12 +189,15 @@ func (e *Experiment) Describe() string {
 		e.Writer.Accesses[0].Op, e.Reader.Accesses[0].Op, fixText(e))
 }
 
-// fixText says where the fix puts the partner.
+// fixText says where the fix puts the two members.
 func fixText(e *Experiment) string {
-	p := e.Finding.Partners[0]
-	old, new := e.AsIs.Layout.Field(p), e.Fixed.Layout.Field(p)
-	if old == nil || new == nil {
-		return "padded apart"
+	var parts []string
+	for _, m := range []string{e.Finding.Member, e.Finding.Partners[0]} {
+		old, new := e.AsIs.Layout.Field(m), e.Fixed.Layout.Field(m)
+		if old == nil || new == nil {
+			return "padded apart"
+		}
+		parts = append(parts, fmt.Sprintf("%s %d→%d", m, old.Offset, new.Offset))
 	}
-	return fmt.Sprintf("%s at %d instead of %d, %d bytes in all", p, new.Offset, old.Offset, e.Fixed.Layout.Size)
+	return fmt.Sprintf("%s, %d bytes in all", strings.Join(parts, ", "), e.Fixed.Layout.Size)
 }

@@ -1,17 +1,22 @@
 package confirm
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/mglayout/mglayout/internal/textfmt"
+	"github.com/mglayout/mglayout/layout/falsesharing"
 )
 
 // Skipped is a finding the probe cannot replay, and why: listed, not
 // hidden.
 type Skipped struct {
-	Where, What, Why string
+	Where string `json:"where"`
+	What  string `json:"what"`
+	Why   string `json:"why"`
 }
 
 // WriteText writes each outcome, then the findings that could not be
@@ -70,4 +75,59 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// JSONOutcome is one outcome as confirm -format json writes it: the
+// finding (as vet -json has it), what was replayed, and what was measured.
+type JSONOutcome struct {
+	Where    string                `json:"where"`
+	Finding  *falsesharing.Finding `json:"finding"`
+	Replayed string                `json:"replayed"`
+	Line     int64                 `json:"line"`
+	Phase    int64                 `json:"phase"`
+	// Result is "measured" or "not confirmed".
+	Result string `json:"result"`
+	// Delta is the reader's change beside the writer with the fix, as a
+	// fraction; P is corrected over the run's findings (Tests); MDE the
+	// smallest change the run could have seen.
+	Delta       float64 `json:"delta"`
+	P           float64 `json:"p"`
+	RawP        float64 `json:"raw_p"`
+	Tests       int     `json:"tests"`
+	N           [2]int  `json:"n"`
+	MDE         float64 `json:"mde"`
+	Apart       bool    `json:"apart,omitempty"`
+	Interrupted bool    `json:"interrupted,omitempty"`
+}
+
+// JSONDocument is confirm -format json's document.
+type JSONDocument struct {
+	Outcomes []JSONOutcome `json:"outcomes"`
+	Skipped  []Skipped     `json:"not_replayed"`
+}
+
+// WriteJSON writes the outcomes and the findings not replayed as one
+// indented document.
+func WriteJSON(w io.Writer, where map[*Experiment]string, outs []Outcome, skipped []Skipped) error {
+	doc := JSONDocument{Outcomes: []JSONOutcome{}, Skipped: skipped}
+	if doc.Skipped == nil {
+		doc.Skipped = []Skipped{}
+	}
+	for _, o := range outs {
+		c := o.Comparison
+		result := "not confirmed"
+		if o.Measured {
+			result = "measured"
+		}
+		mde := c.MDE
+		if math.IsInf(mde, 0) {
+			mde = -1
+		}
+		doc.Outcomes = append(doc.Outcomes, JSONOutcome{Where: where[o.Experiment], Finding: o.Finding, Replayed: o.Describe(),
+			Line: o.Line, Phase: o.Phase, Result: result, Delta: c.Delta, P: c.P, RawP: c.RawP, Tests: c.Tests,
+			N: [2]int{c.N1, c.N2}, MDE: mde, Apart: o.Apart, Interrupted: o.Interrupted})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
 }
