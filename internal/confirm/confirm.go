@@ -1,8 +1,8 @@
 // Package confirm replays an analyzer finding on this machine: from the
 // finding's own evidence (the hot member, a partner, what each side does
 // to them) it builds a probe experiment over the type's layout on this
-// host's GOARCH, as it is and with the members separated as suggest pads
-// them, and measures the reader beside the writer in both, interleaved.
+// host's GOARCH, as it is and with the members separated as suggest
+// orders or pads them, and measures the reader beside the writer in both, interleaved.
 //
 // What it measures is what the layout costs here if the two sides run at
 // once; that they do run at once stays the analyzer's evidence, and a
@@ -97,8 +97,8 @@ func Plan(f *falsesharing.Finding, obj *sharing.Object, line int64) (*Experiment
 	if err != nil {
 		return nil, err
 	}
-	if len(r.Padding) == 0 {
-		return nil, fmt.Errorf("suggest finds no padding that separates %s and %s", f.Member, partner)
+	if r.Suggested == asIs.Layout {
+		return nil, fmt.Errorf("suggest finds no order or padding that separates %s and %s", f.Member, partner)
 	}
 	fixed := asIs.Relaid(r.Suggested)
 	return &Experiment{Finding: f, Writer: writer, Reader: reader, AsIs: asIs, Fixed: fixed, Line: line, Phase: phase, Apart: apart}, nil
