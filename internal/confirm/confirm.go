@@ -127,11 +127,16 @@ type Outcome struct {
 	// Interrupted is set when the run stopped before its rounds were
 	// done; the rounds completed are kept.
 	Interrupted bool
+	// Predicted is the calibrated static prediction of the change, when
+	// a calibration was made (Calibrated).
+	Predicted  float64
+	Calibrated bool
 }
 
 // Run measures the experiments one after another, each as and without
-// its fix interleaved, and corrects the comparisons as one family.
-func Run(ctx context.Context, exps []*Experiment, o probe.Options) ([]Outcome, error) {
+// its fix interleaved, and corrects the comparisons as one family; with a
+// calibration, each outcome carries its prediction.
+func Run(ctx context.Context, exps []*Experiment, o probe.Options, cal *Calibration) ([]Outcome, error) {
 	var out []Outcome
 	for _, e := range exps {
 		opt := o
@@ -168,6 +173,9 @@ func Run(ctx context.Context, exps []*Experiment, o probe.Options) ([]Outcome, e
 	for i := range out {
 		out[i].Comparison = family[i]
 		out[i].Measured = family[i].Significant() && family[i].Delta > 0
+		if cal != nil {
+			out[i].Predicted, out[i].Calibrated = cal.Predict(out[i].Experiment), true
+		}
 	}
 	return out, nil
 }

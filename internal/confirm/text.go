@@ -22,8 +22,13 @@ type Skipped struct {
 // WriteText writes each outcome, then the findings that could not be
 // replayed. Each outcome keeps the analyzer's evidence (who runs at once)
 // apart from what was measured (what the layout costs here if they do).
-func WriteText(w io.Writer, where map[*Experiment]string, outs []Outcome, skipped []Skipped) error {
+func WriteText(w io.Writer, cal *Calibration, where map[*Experiment]string, outs []Outcome, skipped []Skipped) error {
 	var b strings.Builder
+	if cal != nil {
+		textfmt.Fill(&b, fmt.Sprintf("calibration: this host's sweep, %d rounds of %s: the reader runs %+.1f%% with the writer %d bytes away instead of on its line; each prediction below is that gain where the members share a line here, none where they are apart.",
+			cal.Rounds, cal.Duration, 100*cal.Gain, cal.Far), "", "  ", 80)
+		b.WriteString("\n")
+	}
 	for _, o := range outs {
 		f := o.Finding
 		fmt.Fprintf(&b, "%s: %s.%s (%s, %s)\n", where[o.Experiment], f.Object, f.Member, f.Rule.ID, f.Tier)
@@ -48,7 +53,17 @@ func WriteText(w io.Writer, where map[*Experiment]string, outs []Outcome, skippe
 		if o.Interrupted {
 			verdict += " (interrupted: the rounds completed)"
 		}
+		prediction := "predicted: uncalibrated (no sweep of this host ran)"
+		if o.Calibrated {
+			prediction = fmt.Sprintf("predicted from this host's sweep: %+.1f%%", 100*o.Predicted)
+			if Agrees(o.Predicted, c) {
+				prediction += ", which the measurement agrees with"
+			} else {
+				prediction += "; DISAGREES with the measurement beyond 25 % and its MDE"
+			}
+		}
 		textfmt.Fill(&b, verdict, "  ", "    ", 80)
+		textfmt.Fill(&b, prediction, "  ", "    ", 80)
 		if o.Apart {
 			textfmt.Fill(&b, fmt.Sprintf("apart here: on this host's %d-byte lines the members share no line, so the fix should change nothing", o.Line), "  ", "    ", 80)
 		}
@@ -90,26 +105,31 @@ type JSONOutcome struct {
 	// Delta is the reader's change beside the writer with the fix, as a
 	// fraction; P is corrected over the run's findings (Tests); MDE the
 	// smallest change the run could have seen.
-	Delta       float64 `json:"delta"`
-	P           float64 `json:"p"`
-	RawP        float64 `json:"raw_p"`
-	Tests       int     `json:"tests"`
-	N           [2]int  `json:"n"`
-	MDE         float64 `json:"mde"`
-	Apart       bool    `json:"apart,omitempty"`
-	Interrupted bool    `json:"interrupted,omitempty"`
+	Delta float64 `json:"delta"`
+	P     float64 `json:"p"`
+	RawP  float64 `json:"raw_p"`
+	Tests int     `json:"tests"`
+	N     [2]int  `json:"n"`
+	MDE   float64 `json:"mde"`
+	Apart bool    `json:"apart,omitempty"`
+	// Predicted is the calibrated prediction, absent when uncalibrated;
+	// Agrees says whether the measurement agrees with it.
+	Predicted   *float64 `json:"predicted,omitempty"`
+	Agrees      *bool    `json:"agrees,omitempty"`
+	Interrupted bool     `json:"interrupted,omitempty"`
 }
 
 // JSONDocument is confirm -format json's document.
 type JSONDocument struct {
-	Outcomes []JSONOutcome `json:"outcomes"`
-	Skipped  []Skipped     `json:"not_replayed"`
+	Calibration *Calibration  `json:"calibration"`
+	Outcomes    []JSONOutcome `json:"outcomes"`
+	Skipped     []Skipped     `json:"not_replayed"`
 }
 
 // WriteJSON writes the outcomes and the findings not replayed as one
 // indented document.
-func WriteJSON(w io.Writer, where map[*Experiment]string, outs []Outcome, skipped []Skipped) error {
-	doc := JSONDocument{Outcomes: []JSONOutcome{}, Skipped: skipped}
+func WriteJSON(w io.Writer, cal *Calibration, where map[*Experiment]string, outs []Outcome, skipped []Skipped) error {
+	doc := JSONDocument{Calibration: cal, Outcomes: []JSONOutcome{}, Skipped: skipped}
 	if doc.Skipped == nil {
 		doc.Skipped = []Skipped{}
 	}
@@ -123,7 +143,13 @@ func WriteJSON(w io.Writer, where map[*Experiment]string, outs []Outcome, skippe
 		if math.IsInf(mde, 0) {
 			mde = -1
 		}
-		doc.Outcomes = append(doc.Outcomes, JSONOutcome{Where: where[o.Experiment], Finding: o.Finding, Replayed: o.Describe(),
+		var predicted *float64
+		var agrees *bool
+		if o.Calibrated {
+			p, a := o.Predicted, Agrees(o.Predicted, c)
+			predicted, agrees = &p, &a
+		}
+		doc.Outcomes = append(doc.Outcomes, JSONOutcome{Predicted: predicted, Agrees: agrees, Where: where[o.Experiment], Finding: o.Finding, Replayed: o.Describe(),
 			Line: o.Line, Phase: o.Phase, Result: result, Delta: c.Delta, P: c.P, RawP: c.RawP, Tests: c.Tests,
 			N: [2]int{c.N1, c.N2}, MDE: mde, Apart: o.Apart, Interrupted: o.Interrupted})
 	}
