@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
@@ -49,6 +50,10 @@ this host's (-falsesharing.arch=arm64 on a 64-byte host) is replayed as
 the type is laid out here: where its members share no line of this size,
 the fix should change nothing, and the result says so.
 
+-format json writes each outcome beside its finding and the calibration;
+sarif writes every finding as vet -format sarif does, those measured
+ranked by the share of the reader's time the fix saves.
+
 Exit status 1 when a finding is measured, 2 on bad input or when fewer than
 2 CPUs are usable, 130 when interrupted (what was measured is printed).`,
 		Flags: confirmFlags,
@@ -62,7 +67,7 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	tags := fs.String("tags", "", "comma-separated build tags for loading the packages")
 	calibrate := fs.Bool("calibrate", true, "first measure this host's sweep at distance 0 and far, and predict each finding's effect from it")
 	var out cli.Format
-	out.Register(fs, "text", "json")
+	out.Register(fs, "text", "json", "sarif")
 	// The analyzer's own flags, as vet has them: -falsesharing.arch=arm64
 	// replays on this host what the analyzer finds for 128-byte lines.
 	falsesharing.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
@@ -96,6 +101,7 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		var exps []*confirm.Experiment
 		var skipped []confirm.Skipped
 		where := map[*confirm.Experiment]string{}
+		of := map[*confirm.Experiment]*vet.Finding{}
 		for _, f := range findings {
 			d := f.Data()
 			if d == nil {
@@ -112,7 +118,7 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 				skipped = append(skipped, confirm.Skipped{Where: at, What: d.Object + "." + d.Member, Why: err.Error()})
 				continue
 			}
-			where[e] = at
+			where[e], of[e] = at, f
 			exps = append(exps, e)
 		}
 		run, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt)
@@ -126,8 +132,17 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		}
 		outs, err := confirm.Run(run, exps, o, cal)
 		write := confirm.WriteText
-		if format == "json" {
+		switch format {
+		case "json":
 			write = confirm.WriteJSON
+		case "sarif":
+			write = func(w io.Writer, _ *confirm.Calibration, _ map[*confirm.Experiment]string, outs []confirm.Outcome, _ []confirm.Skipped) error {
+				measured := map[*vet.Finding]vet.Measured{}
+				for _, o := range outs {
+					measured[of[o.Experiment]] = confirm.SARIFMeasurement(o)
+				}
+				return vet.WriteMeasuredSARIF(w, findings, measured)
+			}
 		}
 		if err != nil && !errors.Is(err, gocontext.Canceled) {
 			return cli.Usagef("%v", err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mglayout/mglayout/internal/textfmt"
+	"github.com/mglayout/mglayout/internal/vet"
 	"github.com/mglayout/mglayout/layout/falsesharing"
 )
 
@@ -156,4 +157,16 @@ func WriteJSON(w io.Writer, cal *Calibration, where map[*Experiment]string, outs
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// SARIFMeasurement is an outcome as vet's SARIF carries it.
+func SARIFMeasurement(o Outcome) vet.Measured {
+	m := vet.Measured{Result: "not confirmed", Delta: o.Comparison.Delta, P: o.Comparison.P, MDE: o.Comparison.MDE}
+	if o.Measured {
+		m.Result = "measured"
+	}
+	if math.IsInf(m.MDE, 0) {
+		m.MDE = -1
+	}
+	return m
 }

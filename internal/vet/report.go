@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -170,16 +171,18 @@ type sarifResult struct {
 	Locations []sarifLocation `json:"locations"`
 	Fixes     []sarifFix      `json:"fixes,omitempty"`
 	// Rank orders results by how strong their evidence is: 100 declared,
-	// 90 proven, 50 likely.
-	Rank       float64          `json:"rank,omitempty"`
+	// 90 proven, 50 likely; or, for a finding mglayout confirm measured,
+	// by the measured effect (Measured.Rank).
+	Rank       float64          `json:"rank"`
 	Properties *sarifProperties `json:"properties,omitempty"`
 }
 
 // sarifProperties is the finding as data, as -json has it.
 type sarifProperties struct {
 	*falsesharing.Finding
-	Lines    []int64  `json:"lines"`
-	GOARCHes []string `json:"goarchs"`
+	Lines    []int64   `json:"lines"`
+	GOARCHes []string  `json:"goarchs"`
+	Measured *Measured `json:"measured,omitempty"`
 }
 
 type sarifLocation struct {
@@ -228,7 +231,30 @@ type sarifInsertedText struct {
 // code scanning checked out.
 const SrcRoot = "%SRCROOT%"
 
-func WriteSARIF(w io.Writer, findings []*Finding) error {
+func WriteSARIF(w io.Writer, findings []*Finding) error { return WriteMeasuredSARIF(w, findings, nil) }
+
+// Measured is what mglayout confirm measured of a finding, for SARIF.
+type Measured struct {
+	Result string  `json:"result"` // "measured" or "not confirmed"
+	Delta  float64 `json:"delta"`  // the reader's change with the fix, as a fraction
+	P      float64 `json:"p"`      // corrected over the run's findings
+	MDE    float64 `json:"mde"`    // the smallest change the run could have seen (-1: none)
+}
+
+// Rank is a measured finding's SARIF rank: the share of the reader's
+// time the fix saves, 100·Δ/(1+Δ) (a doubling is 50, a tripling 67); 0
+// for one not confirmed.
+func (m Measured) Rank() float64 {
+	if m.Result != "measured" || m.Delta <= 0 {
+		return 0
+	}
+	return math.Round(100 * m.Delta / (1 + m.Delta))
+}
+
+// WriteMeasuredSARIF writes the findings as WriteSARIF does, those
+// measured ranked by their measured effect (Measured.Rank) and carrying
+// the measurement among their properties.
+func WriteMeasuredSARIF(w io.Writer, findings []*Finding, measured map[*Finding]Measured) error {
 	driver := sarifDriver{Name: "mglayout", InformationURI: falsesharing.Home}
 	index := map[*falsesharing.Rule]int{}
 	for i, r := range falsesharing.Rules {
@@ -264,6 +290,12 @@ func WriteSARIF(w io.Writer, findings []*Finding) error {
 		}
 		if f.data != nil {
 			res.Properties = &sarifProperties{Finding: f.data, Lines: f.data.Lines(), GOARCHes: f.data.GOARCHes()}
+		}
+		if m, ok := measured[f]; ok {
+			res.Rank = m.Rank()
+			if res.Properties != nil {
+				res.Properties.Measured = &m
+			}
 		}
 		if i, ok := index[f.rule]; ok {
 			res.RuleIndex = &i
