@@ -15,7 +15,6 @@ import (
 	"github.com/mglayout/mglayout/internal/confirm"
 	"github.com/mglayout/mglayout/internal/operand"
 	"github.com/mglayout/mglayout/internal/vet"
-	"github.com/mglayout/mglayout/layout/falsesharing"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 )
@@ -70,10 +69,7 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	out.Register(fs, "text", "json", "sarif")
 	// The analyzer's own flags, as vet has them: -falsesharing.arch=arm64
 	// replays on this host what the analyzer finds for 128-byte lines.
-	falsesharing.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
-		f.Value.Set(f.DefValue)
-		fs.Var(f.Value, falsesharing.Analyzer.Name+"."+f.Name, f.Usage)
-	})
+	analyzerFlags(fs)
 	return func(ctx *cli.Context, args []string) error {
 		format, err := out.Name()
 		if err != nil {

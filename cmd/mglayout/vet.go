@@ -44,13 +44,7 @@ func vetFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	tags := fs.String("tags", "", "comma-separated build tags for loading the packages")
 	fix := fs.Bool("fix", false, "apply the first suggested fix of each finding to the files")
 	diff := fs.Bool("diff", false, "with -fix, print the fixes as a unified diff instead of writing them")
-	// The analyzer's own flags, named as go vet names them. Their values
-	// live in the analyzer, so each command line starts from the defaults
-	// (run is called more than once in a process by the tests).
-	falsesharing.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
-		f.Value.Set(f.DefValue)
-		fs.Var(f.Value, falsesharing.Analyzer.Name+"."+f.Name, f.Usage)
-	})
+	analyzerFlags(fs)
 	return func(ctx *cli.Context, args []string) error {
 		format, err := out.Name()
 		if err != nil {
@@ -88,4 +82,15 @@ func vetFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		}
 		return nil
 	}
+}
+
+// analyzerFlags declares the analyzer's own flags on fs, named as go vet
+// names them (-falsesharing.arch). Their values live in the analyzer, so
+// each command line starts from the defaults (run is called more than
+// once in a process by the tests).
+func analyzerFlags(fs *flag.FlagSet) {
+	falsesharing.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
+		f.Value.Set(f.DefValue)
+		fs.Var(f.Value, falsesharing.Analyzer.Name+"."+f.Name, f.Usage)
+	})
 }
