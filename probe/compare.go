@@ -54,8 +54,9 @@ func (r *Result) Comparisons() []Comparison {
 	return out
 }
 
-// comparison returns the test of a path between two variants, or nil.
-func comparison(cs []Comparison, path, old, new string) *Comparison {
+// ComparisonOf returns the test of a path between two variants (old and
+// new, as Comparisons names them), or nil.
+func ComparisonOf(cs []Comparison, path, old, new string) *Comparison {
 	for i := range cs {
 		if c := &cs[i]; c.Path == path && c.Old == old && c.New == new {
 			return c

@@ -15,12 +15,6 @@ func (r *Result) Find(variant, path string, alone bool) *Case {
 	return nil
 }
 
-// ComparisonOf returns the comparison of a path between two variants
-// (old and new, as Comparisons names them), or nil.
-func ComparisonOf(cs []Comparison, path, old, new string) *Comparison {
-	return comparison(cs, path, old, new)
-}
-
 // Disagreement flags a measurement that contradicts the prediction: a
 // significant slowdown beside writers where no line is shared, or none
 // where a hot writer shares a line.

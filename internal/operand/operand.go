@@ -81,15 +81,6 @@ func (set *Set) add(s *layout.Struct, paths []*access.Path, declared bool) {
 	set.Objects = append(set.Objects, &sharing.Object{Layout: s, Paths: paths, Placement: placement.For(s, declared)})
 }
 
-// Structs returns the layouts of the objects, in order.
-func (set *Set) Structs() []*layout.Struct {
-	var out []*layout.Struct
-	for _, o := range set.Objects {
-		out = append(out, o.Layout)
-	}
-	return out
-}
-
 // load resolves the arguments: built-in model names (anything with an "@")
 // and Go package patterns, and the -elf files. No arguments and no -elf
 // means every model.

@@ -42,7 +42,8 @@ func (p Policy) Check(s *layout.Struct) error {
 func (p Policy) Phases(s *layout.Struct, line int64) ([]int64, string) {
 	if len(p) == 0 {
 		if s.Placed {
-			return declared(s, line).Phases, declared(s, line).Reason
+			d := declared(s, line)
+			return d.Phases, d.Reason
 		}
 		return s.Phases(line), fmt.Sprintf("aligned to %d", s.Align)
 	}

@@ -232,13 +232,14 @@ func analyzeCase(o *Object, touches [][]access.Touch, line, phase int64) Case {
 		}
 		c.Lines = append(c.Lines, ls)
 	}
+	pairOffset := s.BlockOffset(line)
 	for pi := range c.Paths {
 		f := &c.Paths[pi]
 		f.Blocks128 = len(f.Lines)
 		if line < 128 {
 			blocks := map[int64]bool{}
 			for _, l := range f.Lines {
-				blocks[(l*line+s.BlockOffset(line))/128] = true
+				blocks[(l*line+pairOffset)/128] = true
 			}
 			f.Blocks128 = len(blocks)
 		}
