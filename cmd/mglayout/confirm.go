@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"runtime"
@@ -96,8 +95,6 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		cfg := operand.Config{Arch: runtime.GOARCH, Tags: *tags, Note: ctx.Note}
 		var exps []*confirm.Experiment
 		var skipped []confirm.Skipped
-		where := map[*confirm.Experiment]string{}
-		of := map[*confirm.Experiment]*vet.Finding{}
 		for _, f := range findings {
 			d := f.Data()
 			if d == nil {
@@ -106,7 +103,8 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 			at := f.Position().String()
 			obj, err := cfg.One(f.Package() + "." + d.Object)
 			if err != nil {
-				skipped = append(skipped, confirm.Skipped{Where: at, What: d.Object + "." + d.Member, Why: "its type is not one the resolver lays out alone (a table, a run of variables or a generic stand-in)"})
+				// A table, a run of variables, a generic stand-in.
+				skipped = append(skipped, confirm.Skipped{Where: at, What: d.Object + "." + d.Member, Why: "its type is not one the resolver lays out alone: " + err.Error()})
 				continue
 			}
 			e, err := confirm.Plan(d, obj, line)
@@ -114,7 +112,7 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 				skipped = append(skipped, confirm.Skipped{Where: at, What: d.Object + "." + d.Member, Why: err.Error()})
 				continue
 			}
-			where[e], of[e] = at, f
+			e.Where = at
 			exps = append(exps, e)
 		}
 		run, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt)
@@ -127,23 +125,18 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 			}
 		}
 		outs, err := confirm.Run(run, exps, o, cal)
-		write := confirm.WriteText
-		switch format {
-		case "json":
-			write = confirm.WriteJSON
-		case "sarif":
-			write = func(w io.Writer, _ *confirm.Calibration, _ map[*confirm.Experiment]string, outs []confirm.Outcome, _ []confirm.Skipped) error {
-				measured := map[*vet.Finding]vet.Measured{}
-				for _, o := range outs {
-					measured[of[o.Experiment]] = confirm.SARIFMeasurement(o)
-				}
-				return vet.WriteMeasuredSARIF(w, findings, measured)
-			}
-		}
 		if err != nil && !errors.Is(err, gocontext.Canceled) {
 			return cli.Usagef("%v", err)
 		}
-		if err := write(ctx.Stdout, cal, where, outs, skipped); err != nil {
+		switch format {
+		case "json":
+			err = confirm.WriteJSON(ctx.Stdout, cal, outs, skipped)
+		case "sarif":
+			err = confirm.WriteSARIF(ctx.Stdout, findings, outs)
+		default:
+			err = confirm.WriteText(ctx.Stdout, cal, outs, skipped)
+		}
+		if err != nil {
 			return err
 		}
 		if run.Err() != nil {

@@ -27,7 +27,9 @@ import (
 // the reader, the type's layout as it is and with the fix, and the phase
 // the finding holds at.
 type Experiment struct {
-	Finding        *falsesharing.Finding
+	Finding *falsesharing.Finding
+	// Where is where the finding is reported, file:line:column.
+	Where          string
 	Writer, Reader *access.Path
 	AsIs, Fixed    *sharing.Object
 	Line, Phase    int64
@@ -108,8 +110,8 @@ func Plan(f *falsesharing.Finding, obj *sharing.Object, line int64) (*Experiment
 // as fast as it can: an update is an atomic add, a store a plain store
 // (a lock's write side updates its word), a read a load.
 func path(name, does, member string) (*access.Path, error) {
-	op := map[string]access.Op{"updates": access.Add, "stores": access.Write, "reads": access.Read}[does]
-	if op == 0 && does != "reads" {
+	op, ok := map[string]access.Op{"updates": access.Add, "stores": access.Write, "reads": access.Read}[does]
+	if !ok {
 		return nil, fmt.Errorf("the probe cannot replay a side that %s %s", does, member)
 	}
 	return &access.Path{Name: name, CPUs: 1, Rate: access.Hot, Accesses: []access.Access{{Op: op, Member: member}}}, nil
@@ -127,10 +129,24 @@ type Outcome struct {
 	// Interrupted is set when the run stopped before its rounds were
 	// done; the rounds completed are kept.
 	Interrupted bool
-	// Predicted is the calibrated static prediction of the change, when
-	// a calibration was made (Calibrated).
-	Predicted  float64
-	Calibrated bool
+	// Prediction is the calibrated static prediction of the change; nil
+	// when no calibration was made.
+	Prediction *Prediction
+}
+
+// Prediction is a calibrated prediction of an outcome's change, and
+// whether the measurement agrees with it (Agrees).
+type Prediction struct {
+	Change float64
+	Agrees bool
+}
+
+// Result names an outcome: "measured" or "not confirmed".
+func (o Outcome) Result() string {
+	if o.Measured {
+		return "measured"
+	}
+	return "not confirmed"
 }
 
 // Run measures the experiments one after another, each as and without
@@ -143,7 +159,7 @@ func Run(ctx context.Context, exps []*Experiment, o probe.Options, cal *Calibrat
 		opt.Line, opt.HostLine, opt.Phase = e.Line, e.Line, e.Phase
 		opt.Paths, opt.Writers = []string{e.Reader.Name}, []string{e.Writer.Name}
 		variants := []probe.Variant{{Name: "as is", Objects: []*sharing.Object{e.AsIs}}, {Name: "fixed", Objects: []*sharing.Object{e.Fixed}}}
-		if !reachable(e.Fixed, e.Line, e.Phase) {
+		if phases, _ := e.Fixed.Phases(e.Line); !slices.Contains(phases, e.Phase) {
 			opt.Phase = -1
 		}
 		res, err := probe.Run(ctx, variants, opt)
@@ -174,20 +190,11 @@ func Run(ctx context.Context, exps []*Experiment, o probe.Options, cal *Calibrat
 		out[i].Comparison = family[i]
 		out[i].Measured = family[i].Significant() && family[i].Delta > 0
 		if cal != nil {
-			out[i].Predicted, out[i].Calibrated = cal.Predict(out[i].Experiment), true
+			p := cal.Predict(out[i].Experiment)
+			out[i].Prediction = &Prediction{Change: p, Agrees: Agrees(p, family[i])}
 		}
 	}
 	return out, nil
-}
-
-func reachable(o *sharing.Object, line, phase int64) bool {
-	ps, _ := o.Phases(line)
-	for _, p := range ps {
-		if p == phase {
-			return true
-		}
-	}
-	return false
 }
 
 // Describe says what a finding's experiment replays, in a line.

@@ -23,7 +23,7 @@ type Skipped struct {
 // WriteText writes each outcome, then the findings that could not be
 // replayed. Each outcome keeps the analyzer's evidence (who runs at once)
 // apart from what was measured (what the layout costs here if they do).
-func WriteText(w io.Writer, cal *Calibration, where map[*Experiment]string, outs []Outcome, skipped []Skipped) error {
+func WriteText(w io.Writer, cal *Calibration, outs []Outcome, skipped []Skipped) error {
 	var b strings.Builder
 	if cal != nil {
 		textfmt.Fill(&b, fmt.Sprintf("calibration: this host's sweep, %d rounds of %s: the reader runs %+.1f%% with the writer %d bytes away instead of on its line; each prediction below is that gain where the members share a line here, none where they are apart.",
@@ -32,7 +32,7 @@ func WriteText(w io.Writer, cal *Calibration, where map[*Experiment]string, outs
 	}
 	for _, o := range outs {
 		f := o.Finding
-		fmt.Fprintf(&b, "%s: %s.%s (%s, %s)\n", where[o.Experiment], f.Object, f.Member, f.Rule.ID, f.Tier)
+		fmt.Fprintf(&b, "%s: %s.%s (%s, %s)\n", o.Where, f.Object, f.Member, f.Rule.ID, f.Tier)
 		textfmt.Fill(&b, "replayed: "+o.Describe(), "  ", "    ", 80)
 		switch {
 		case len(f.Writers) > 0 && len(f.Users) > 0:
@@ -55,12 +55,12 @@ func WriteText(w io.Writer, cal *Calibration, where map[*Experiment]string, outs
 			verdict += " (interrupted: the rounds completed)"
 		}
 		prediction := "predicted: uncalibrated (no sweep of this host ran)"
-		if o.Calibrated {
-			prediction = fmt.Sprintf("predicted from this host's sweep: %+.1f%%", 100*o.Predicted)
-			if Agrees(o.Predicted, c) {
+		if p := o.Prediction; p != nil {
+			prediction = fmt.Sprintf("predicted from this host's sweep: %+.1f%%", 100*p.Change)
+			if p.Agrees {
 				prediction += ", which the measurement agrees with"
 			} else {
-				prediction += "; DISAGREES with the measurement beyond 25 % and its MDE"
+				prediction += "; DISAGREES with the measurement beyond 25 %, its MDE and 5 %"
 			}
 		}
 		textfmt.Fill(&b, verdict, "  ", "    ", 80)
@@ -129,44 +129,46 @@ type JSONDocument struct {
 
 // WriteJSON writes the outcomes and the findings not replayed as one
 // indented document.
-func WriteJSON(w io.Writer, cal *Calibration, where map[*Experiment]string, outs []Outcome, skipped []Skipped) error {
+func WriteJSON(w io.Writer, cal *Calibration, outs []Outcome, skipped []Skipped) error {
 	doc := JSONDocument{Calibration: cal, Outcomes: []JSONOutcome{}, Skipped: skipped}
 	if doc.Skipped == nil {
 		doc.Skipped = []Skipped{}
 	}
 	for _, o := range outs {
 		c := o.Comparison
-		result := "not confirmed"
-		if o.Measured {
-			result = "measured"
-		}
-		mde := c.MDE
-		if math.IsInf(mde, 0) {
-			mde = -1
-		}
 		var predicted *float64
 		var agrees *bool
-		if o.Calibrated {
-			p, a := o.Predicted, Agrees(o.Predicted, c)
-			predicted, agrees = &p, &a
+		if p := o.Prediction; p != nil {
+			predicted, agrees = &p.Change, &p.Agrees
 		}
-		doc.Outcomes = append(doc.Outcomes, JSONOutcome{Predicted: predicted, Agrees: agrees, Where: where[o.Experiment], Finding: o.Finding, Replayed: o.Describe(),
-			Line: o.Line, Phase: o.Phase, Result: result, Delta: c.Delta, P: c.P, RawP: c.RawP, Tests: c.Tests,
-			N: [2]int{c.N1, c.N2}, MDE: mde, Apart: o.Apart, Interrupted: o.Interrupted})
+		doc.Outcomes = append(doc.Outcomes, JSONOutcome{Predicted: predicted, Agrees: agrees, Where: o.Where, Finding: o.Finding, Replayed: o.Describe(),
+			Line: o.Line, Phase: o.Phase, Result: o.Result(), Delta: c.Delta, P: c.P, RawP: c.RawP, Tests: c.Tests,
+			N: [2]int{c.N1, c.N2}, MDE: finiteMDE(c.MDE), Apart: o.Apart, Interrupted: o.Interrupted})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
 }
 
-// SARIFMeasurement is an outcome as vet's SARIF carries it.
-func SARIFMeasurement(o Outcome) vet.Measured {
-	m := vet.Measured{Result: "not confirmed", Delta: o.Comparison.Delta, P: o.Comparison.P, MDE: o.Comparison.MDE}
-	if o.Measured {
-		m.Result = "measured"
+// WriteSARIF writes every finding of the run as vet's SARIF does, those
+// measured carrying their measurement and ranked by it.
+func WriteSARIF(w io.Writer, findings []*vet.Finding, outs []Outcome) error {
+	measured := map[*vet.Finding]vet.Measured{}
+	for _, f := range findings {
+		for _, o := range outs {
+			if o.Finding == f.Data() {
+				measured[f] = vet.Measured{Result: o.Result(), Delta: o.Comparison.Delta, P: o.Comparison.P, MDE: finiteMDE(o.Comparison.MDE)}
+			}
+		}
 	}
-	if math.IsInf(m.MDE, 0) {
-		m.MDE = -1
+	return vet.WriteMeasuredSARIF(w, findings, measured)
+}
+
+// finiteMDE is an MDE as JSON can carry it: -1 where none could be seen
+// (+Inf, too few rounds).
+func finiteMDE(m float64) float64 {
+	if math.IsInf(m, 0) {
+		return -1
 	}
 	return m
 }
