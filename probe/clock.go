@@ -265,10 +265,10 @@ func goTimeNowRow() *ClockRow {
 // clockSink keeps the loops' results alive.
 var clockSink int64
 
-// VDSOFallback says when the vDSO's fine read costs about what the system
-// call does: the clocksource then has no vDSO mode and the vDSO falls back
-// to the system call.
-func (r *ClockResult) VDSOFallback() string {
+// VDSOFallback reports whether the vDSO's fine read costs about what the
+// system call does (70 % of it or more), and its share: the clocksource
+// then has no vDSO mode and the vDSO falls back to the system call.
+func (r *ClockResult) VDSOFallback() (share float64, fallback bool) {
 	var vdso, sys float64
 	for _, row := range r.Rows {
 		if row.Coarse || row.Missing != "" || len(row.Samples) == 0 || !strings.HasPrefix(row.Call, "C ") {
@@ -283,13 +283,9 @@ func (r *ClockResult) VDSOFallback() string {
 		}
 	}
 	if vdso == 0 || sys == 0 || vdso < 0.7*sys {
-		return ""
+		return 0, false
 	}
-	cs := r.Clocksource
-	if cs == "" {
-		cs = "unknown"
-	}
-	return fmt.Sprintf("The vDSO's fine read costs %.0f%% of the system call: the clocksource (%s) seems to have no vDSO mode, so the vDSO falls back to the system call.", 100*vdso/sys, cs)
+	return vdso / sys, true
 }
 
 // cClockTemplate returns the rows of the C loops, without their read functions:

@@ -15,21 +15,34 @@ func (r *Result) Find(variant, path string, alone bool) *Case {
 	return nil
 }
 
-// Disagreement flags a measurement that contradicts the prediction: a
+// Disagreement is how a measurement contradicts its prediction.
+type Disagreement int
+
+const (
+	// Agrees: no contradiction, or too few rounds to tell.
+	Agrees Disagreement = iota
+	// SlowerUnshared: significantly slower beside the writers, though no
+	// line is shared.
+	SlowerUnshared
+	// SharedNoSlowdown: a hot writer shares a line, yet no slowdown.
+	SharedNoSlowdown
+)
+
+// Disagreement judges a measurement against the prediction: a
 // significant slowdown beside writers where no line is shared, or none
 // where a hot writer shares a line.
-func (p *Prediction) Disagreement(c *Comparison) string {
+func (p *Prediction) Disagreement(c *Comparison) Disagreement {
 	if c == nil || c.N1 < stats.MinForCI {
-		return ""
+		return Agrees
 	}
 	slower := c.Significant() && c.Delta < slowdown
 	switch {
 	case slower && len(p.Shared) == 0:
-		return "DISAGREES: slower beside the writers though no line is shared"
+		return SlowerUnshared
 	case !slower && p.HotSharing:
-		return "DISAGREES: a hot writer shares a line, yet no slowdown"
+		return SharedNoSlowdown
 	}
-	return ""
+	return Agrees
 }
 
 // CoarseSaving is a fine clock read paired with the coarse read of the

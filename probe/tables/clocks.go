@@ -58,8 +58,12 @@ func Clocks(w io.Writer, r *probe.ClockResult) error {
 		}
 		textfmt.Fill(&b, note+"; beside ~, the smallest change the rounds could see.", "", "", textWidth)
 	}
-	if note := r.VDSOFallback(); note != "" {
-		fmt.Fprintf(&b, "\n%s\n", note)
+	if share, ok := r.VDSOFallback(); ok {
+		cs := r.Clocksource
+		if cs == "" {
+			cs = "unknown"
+		}
+		fmt.Fprintf(&b, "\nThe vDSO's fine read costs %.0f%% of the system call: the clocksource (%s) seems to have no vDSO mode, so the vDSO falls back to the system call.\n", 100*share, cs)
 	}
 	// Rows missing for one reason are named together.
 	var reasons []string

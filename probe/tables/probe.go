@@ -132,8 +132,11 @@ func Probe(w io.Writer, r *probe.Result, predicted probe.Predictions) error {
 			pred := ""
 			if pr := predicted.Of(v, p.Name); pr != nil {
 				pred = fmt.Sprintf("%d %s; %s", pr.Lines, plural(pr.Lines, "line", "lines"), sharedText(pr))
-				if flag := pr.Disagreement(c); flag != "" {
-					pred += " [" + flag + "]"
+				switch pr.Disagreement(c) {
+				case probe.SlowerUnshared:
+					pred += " [DISAGREES: slower beside the writers though no line is shared]"
+				case probe.SharedNoSlowdown:
+					pred += " [DISAGREES: a hot writer shares a line, yet no slowdown]"
 				}
 			}
 			rows = append(rows, []string{v, rate(stats.Summarize(with.Samples)), aloneRate, vs, pred})
