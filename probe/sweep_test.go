@@ -202,30 +202,3 @@ func TestKnee(t *testing.T) {
 		t.Errorf("half-slow point: p=%.4f uncorrected, distance %d; want p <= 0.05 and 64, the correction keeping it out", c.RawP, in.Distance)
 	}
 }
-
-// TestKneeUndecidable checks the verdict of a sweep whose rounds are too
-// few for its tests: 6 rounds over 65 distances cannot make any distance
-// significant after the correction, so a writer 85 % slower on its own
-// line is no knee, and the sweep is undecidable, not noisy (the text is
-// probe/tables').
-func TestKneeUndecidable(t *testing.T) {
-	const fast, slow = 2e8, 3e7
-	sample := func(center float64) []float64 {
-		v := make([]float64, 6)
-		for i := range v {
-			v[i] = center * (1 + 0.001*float64(i))
-		}
-		return v
-	}
-	r := &SweepResult{Far: &SweepPoint{Distance: 4096, Writer: sample(fast), Reader: sample(fast)}, Rounds: 6}
-	for d := int64(0); d <= 512; d += 8 {
-		rate := fast
-		if d < 64 {
-			rate = slow
-		}
-		r.Points = append(r.Points, &SweepPoint{Distance: d, Writer: sample(rate), Reader: sample(fast)})
-	}
-	if in := r.Interference(); in.Kind != Undecidable || in.Distance != 0 || in.Decidable() {
-		t.Errorf("%s, distance %d, decidable %v; want undecidable, 0 and not decidable", in.Kind, in.Distance, in.Decidable())
-	}
-}
