@@ -14,6 +14,7 @@ import (
 	"github.com/mglayout/mglayout/internal/confirm"
 	"github.com/mglayout/mglayout/internal/operand"
 	"github.com/mglayout/mglayout/internal/vet"
+	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe"
 	"github.com/mglayout/mglayout/probe/host"
 )
@@ -93,6 +94,8 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		}
 		line := host.NativeLine()
 		cfg := operand.Config{Arch: runtime.GOARCH, Tags: *tags, Note: ctx.Note}
+		// Each package's types laid out once, for all its findings.
+		layouts := map[string]map[string]*sharing.Object{}
 		var exps []*confirm.Experiment
 		var skipped []confirm.Skipped
 		for _, f := range findings {
@@ -101,10 +104,21 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 				continue
 			}
 			at := f.Position().String()
-			obj, err := cfg.One(f.Package() + "." + d.Object)
-			if err != nil {
-				// A table, a run of variables, a generic stand-in.
-				skipped = append(skipped, confirm.Skipped{Where: at, What: d.Object + "." + d.Member, Why: "its type is not one the resolver lays out alone: " + err.Error()})
+			byName, ok := layouts[f.Package()]
+			if !ok {
+				set, err := cfg.Load([]string{f.Package()})
+				if err != nil {
+					return cli.Usagef("%v", err)
+				}
+				byName = map[string]*sharing.Object{}
+				for _, o := range set.Objects {
+					byName[o.Layout.Name] = o
+				}
+				layouts[f.Package()] = byName
+			}
+			obj := byName[f.Package()+"."+d.Object]
+			if obj == nil {
+				skipped = append(skipped, confirm.Skipped{Where: at, What: d.Object + "." + d.Member, Why: "its type is not one the resolver lays out alone (a table, a run of variables or a generic stand-in)"})
 				continue
 			}
 			e, err := confirm.Plan(d, obj, line)
