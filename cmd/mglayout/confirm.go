@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/mglayout/mglayout/internal/vet"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe"
+	"github.com/mglayout/mglayout/probe/costmodel"
 	"github.com/mglayout/mglayout/probe/host"
 )
 
@@ -33,21 +35,28 @@ finding holds. It measures the reader beside the writer with the layout as
 it is and with suggest's padding between the members, interleaved, and
 corrects the comparisons over all findings of the run (Holm).
 
-First it measures this host's own sweep at distance 0 and far (-calibrate):
-the reader's gain when the writer leaves its line is the prediction for
-each finding whose members share a line here (none for those apart),
-printed beside the measurement with whether the two agree (within 25 %,
-the measurement's MDE, or 5 %).
+First it calibrates this host's cost model (-calibrate): for each pair of
+operation kinds the findings replay, a writer and a reader on words of
+their own, on one line, on adjacent lines and far apart, interleaved. The
+model predicts each finding's change from where the fix moves the
+writer's word from the reader's, printed beside the measurement with
+whether the two agree (within 25 %, the measurement's MDE, or 5 %).
+-save-calibration writes it for check, diff and later runs; -calibration
+reuses a saved one.
+
+Each finding gets at most -budget of rounds (-count of them where they
+fit). A finding that holds at larger lines than this host's (128-byte
+lines on arm64, from -falsesharing.arch=arm64, on a 64-byte host) is
+replayed under the probe's emulation of those lines, and says so;
+-emulate=false replays it as the type lies on this host's lines, which
+measures what its padding saves here.
 
 A finding is "measured" when the fix speeds the reader up significantly;
 otherwise "not confirmed", with the smallest change the run could have
 seen. What it measures is what the layout costs here if the two run at
 once; that they do stays the analyzer's evidence, printed beside it.
 Findings it cannot replay (tables, pads, generic stand-ins, sides the probe
-cannot express) are listed with the reason. A finding of larger lines than
-this host's (-falsesharing.arch=arm64 on a 64-byte host) is replayed as
-the type is laid out here: where its members share no line of this size,
-the fix should change nothing, and the result says so.
+cannot express) are listed with the reason.
 
 -format json writes each outcome beside its finding and the calibration;
 sarif writes every finding as vet -format sarif does, those measured
@@ -62,6 +71,10 @@ Exit status 1 when a finding is measured, 2 on bad input or when fewer than
 func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	count := fs.Int("count", 10, "rounds per finding; each runs both layouts once, in a new random order")
 	duration := fs.Duration("duration", 50*time.Millisecond, "length of one run")
+	budget := fs.Duration("budget", 3*time.Second, "time per finding; fewer rounds than -count where they would not fit")
+	emulate := fs.Bool("emulate", true, "replay a finding of larger lines than this host's under the probe's emulation of them; false: as the type lies on this host's lines")
+	calFile := fs.String("calibration", "", "predict from this saved calibration (-save-calibration) instead of measuring one")
+	saveCal := fs.String("save-calibration", "", "write the calibration measured to this file, for check, diff and later runs")
 	cpus := fs.String("cpus", "", "CPUs to use, e.g. 0-3 (default: the affinity mask)")
 	tags := fs.String("tags", "", "comma-separated build tags for loading the packages")
 	calibrate := fs.Bool("calibrate", true, "first measure this host's sweep at distance 0 and far, and predict each finding's effect from it")
@@ -82,6 +95,29 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		if *count < 2 || *duration < probe.MinDuration {
 			return cli.Usagef("-count %d -duration %v: want at least 2 rounds of %v", *count, *duration, probe.MinDuration)
 		}
+		round := confirm.RunsPerRound * *duration
+		rounds := min(*count, int(*budget/round))
+		if rounds < 2 {
+			return cli.Usagef("-budget %v: a finding needs at least 2 rounds of %d runs of %v, %v (raise -budget or lower -duration)", *budget, confirm.RunsPerRound, *duration, 2*round)
+		}
+		line := host.NativeLine()
+		var cal *costmodel.Calibration
+		if *saveCal != "" {
+			if st, err := os.Stat(filepath.Dir(*saveCal)); err != nil || !st.IsDir() {
+				return cli.Usagef("-save-calibration %s: no such directory to write it into", *saveCal)
+			}
+		}
+		if *calFile != "" {
+			if *saveCal != "" {
+				return cli.Usagef("-calibration %s -save-calibration %s: a saved calibration is not measured again; drop one of them", *calFile, *saveCal)
+			}
+			if cal, err = costmodel.Load(*calFile); err != nil {
+				return cli.Usagef("-calibration %v", err)
+			}
+			if cal.Line != line {
+				return cli.Usagef("-calibration %s: it is of %d-byte lines, this host's are %d (calibrate this host: drop -calibration)", *calFile, cal.Line, line)
+			}
+		}
 		if _, err := probe.UsableCPUs(cpuList); err != nil {
 			return cli.Usagef("%v; confirm runs a writer and a reader on two CPUs at once", err)
 		}
@@ -92,7 +128,6 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		if err != nil {
 			return cli.Usagef("%v", err)
 		}
-		line := host.NativeLine()
 		cfg := operand.Config{Arch: runtime.GOARCH, Tags: *tags, Note: ctx.Note}
 		// Each package's types laid out once, for all its findings.
 		layouts := map[string]map[string]*sharing.Object{}
@@ -121,7 +156,7 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 				skipped = append(skipped, confirm.Skipped{Where: at, What: d.Object + "." + d.Member, Why: "its type is not one the resolver lays out alone (a table, a run of variables or a generic stand-in)"})
 				continue
 			}
-			e, err := confirm.Plan(d, obj, line)
+			e, err := confirm.Plan(d, obj, line, *emulate)
 			if err != nil {
 				skipped = append(skipped, confirm.Skipped{Where: at, What: d.Object + "." + d.Member, Why: err.Error()})
 				continue
@@ -131,11 +166,15 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		}
 		run, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt)
 		defer stop()
-		o := probe.Options{Duration: *duration, Count: *count, CPUs: cpuList, Progress: ctx.RoundProgress()}
-		var cal *confirm.Calibration
-		if *calibrate && len(exps) > 0 {
-			if cal, err = confirm.Calibrate(run, o); err != nil && run.Err() == nil {
+		o := probe.Options{Duration: *duration, Count: rounds, CPUs: cpuList, HostLine: line, Progress: ctx.RoundProgress()}
+		if *calibrate && cal == nil && len(exps) > 0 {
+			if cal, err = confirm.Calibrate(run, exps, o); err != nil && run.Err() == nil {
 				return cli.Usagef("%v", err)
+			}
+			if cal != nil && *saveCal != "" {
+				if err := cal.Save(*saveCal); err != nil {
+					return err
+				}
 			}
 		}
 		outs, err := confirm.Run(run, exps, o, cal)

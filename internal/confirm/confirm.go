@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mglayout/mglayout/layout/access"
@@ -20,32 +21,51 @@ import (
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/layout/suggest"
 	"github.com/mglayout/mglayout/probe"
+	"github.com/mglayout/mglayout/probe/costmodel"
 	"github.com/mglayout/mglayout/probe/stats"
 )
 
 // Experiment is one finding made into a probe experiment: the writer and
-// the reader, the type's layout as it is and with the fix, and the phase
-// the finding holds at.
+// the reader, the type's layout as it is and with the fix, the line size
+// and phases it runs at, and where the two members lie from each other in
+// both layouts, from which the cost model predicts the change.
 type Experiment struct {
 	Finding *falsesharing.Finding
 	// Where is where the finding is reported, file:line:column.
 	Where          string
 	Writer, Reader *access.Path
 	AsIs, Fixed    *sharing.Object
-	Line, Phase    int64
-	// Apart is set when the members share no line of this host's size at
-	// any phase (a finding of larger lines): the experiment then measures
-	// what the layout costs on this host, where the fix should change
-	// nothing.
-	Apart bool
+	// Line is the line size the experiment replays: the host's, or a
+	// larger one the finding holds at, emulated (Emulated) on the host's
+	// HostLine-byte lines.
+	Line, HostLine int64
+	Emulated       bool
+	// Phase is the phase both layouts run at, -1 where the fixed layout
+	// cannot start at the as-is one's and each runs at its first
+	// reachable phase; AsIsPhase and FixedPhase are the phases that gives.
+	Phase, AsIsPhase, FixedPhase int64
+	// From and To are where the writer's word lies from the reader's on
+	// the host's lines, as is and fixed.
+	From, To costmodel.Relation
+}
+
+// Kinds are the operation kinds of the experiment's two sides.
+func (e *Experiment) Kinds() costmodel.Kinds {
+	return costmodel.Kinds{Writer: e.Writer.Accesses[0].Op, Reader: e.Reader.Accesses[0].Op}
 }
 
 // Plan makes a finding into an experiment on obj, the layout of its type
-// on this host's GOARCH as the resolver gives it, at the host's line
-// size. It says why when the finding cannot be replayed: a finding of no
-// pair (a table, a pad), a side the probe cannot express, a layout at
-// whose phases the finding does not hold, a fix that suggest cannot make.
-func Plan(f *falsesharing.Finding, obj *sharing.Object, line int64) (*Experiment, error) {
+// on this host's GOARCH as the resolver gives it, for a host of
+// hostLine-byte lines. It replays the smallest line size at which the
+// members share a line at some phase: the host's natively, or with
+// emulate a larger one the finding holds at (128-byte lines on arm64)
+// under the probe's emulation. Without emulate, a finding of larger lines
+// only is replayed as the type lies on this host's lines, at its first
+// phase, the two members on lines of their own. It says why when the
+// finding cannot be replayed: a finding of no pair (a table, a pad), a
+// side the probe cannot express, members this host's GOARCH lays out
+// apart at every line size, a fix that suggest cannot make.
+func Plan(f *falsesharing.Finding, obj *sharing.Object, hostLine int64, emulate bool) (*Experiment, error) {
 	if len(f.Partners) == 0 {
 		return nil, fmt.Errorf("a finding of no pair of members (%s): nothing two workers can replay", f.Rule.Name)
 	}
@@ -71,30 +91,36 @@ func Plan(f *falsesharing.Finding, obj *sharing.Object, line int64) (*Experiment
 	if err != nil {
 		return nil, err
 	}
-	asIs := &sharing.Object{Layout: obj.Layout, Paths: []*access.Path{writer, reader}, Placement: obj.Placement}
-	a, err := sharing.Analyze([]*sharing.Object{asIs}, []int64{line})
-	if err != nil {
-		return nil, fmt.Errorf("the layout on this host lacks the finding's members: %v", err)
-	}
-	phase, apart := int64(-1), true
-	for _, c := range a.Objects[0].Cases {
-		if len(c.FalsePairs()) > 0 {
-			phase, apart = c.Phase, false
-			break
-		}
-	}
-	if apart && len(a.Objects[0].Cases) > 0 {
-		phase = a.Objects[0].Cases[0].Phase
-	}
-	// The fix is the padding for every line size the finding holds at,
-	// and this host's.
-	lines := []int64{line}
+	// The lines: the host's, and every one the finding holds at.
+	lines := []int64{hostLine}
 	for _, h := range f.Holds {
 		if !slices.Contains(lines, h.Line) {
 			lines = append(lines, h.Line)
 		}
 	}
 	slices.Sort(lines)
+	asIs := &sharing.Object{Layout: obj.Layout, Paths: []*access.Path{writer, reader}, Placement: obj.Placement}
+	a, err := sharing.Analyze([]*sharing.Object{asIs}, lines)
+	if err != nil {
+		return nil, fmt.Errorf("the layout on this host lacks the finding's members: %v", err)
+	}
+	e := &Experiment{Finding: f, Writer: writer, Reader: reader, AsIs: asIs, Line: hostLine, HostLine: hostLine}
+	i := slices.IndexFunc(a.Objects[0].Cases, func(c sharing.Case) bool {
+		return (c.Line == hostLine || emulate && c.Line > hostLine) && len(c.FalsePairs()) > 0
+	})
+	switch {
+	case i >= 0:
+		e.Line, e.Phase = a.Objects[0].Cases[i].Line, a.Objects[0].Cases[i].Phase
+	case emulate || !slices.ContainsFunc(a.Objects[0].Cases, func(c sharing.Case) bool { return len(c.FalsePairs()) > 0 }):
+		// The finding's GOARCH lays the type out otherwise.
+		return nil, fmt.Errorf("on this host's GOARCH, %s and %s share no line at any phase of %s bytes", f.Member, partner, joinLines(lines))
+	default:
+		phases, _ := asIs.Phases(hostLine)
+		e.Phase = phases[0]
+	}
+	e.Emulated = e.Line != hostLine
+	// The fix is the padding for every line size the finding holds at,
+	// and this host's.
 	r, err := suggest.Suggest(asIs, suggest.Options{Lines: lines})
 	if err != nil {
 		return nil, err
@@ -102,8 +128,41 @@ func Plan(f *falsesharing.Finding, obj *sharing.Object, line int64) (*Experiment
 	if r.Suggested == asIs.Layout {
 		return nil, fmt.Errorf("suggest finds no order or padding that separates %s and %s", f.Member, partner)
 	}
-	fixed := asIs.Relaid(r.Suggested)
-	return &Experiment{Finding: f, Writer: writer, Reader: reader, AsIs: asIs, Fixed: fixed, Line: line, Phase: phase, Apart: apart}, nil
+	e.Fixed = asIs.Relaid(r.Suggested)
+	e.AsIsPhase, e.FixedPhase = e.Phase, e.Phase
+	if phases, _ := e.Fixed.Phases(e.Line); !slices.Contains(phases, e.Phase) {
+		// One phase serves both layouts in a probe run: where the fix
+		// cannot start where the type does, each starts at its first.
+		asIsPhases, _ := asIs.Phases(e.Line)
+		e.Phase, e.AsIsPhase, e.FixedPhase = -1, asIsPhases[0], phases[0]
+	}
+	e.From, e.To = e.relation(e.AsIs, e.AsIsPhase), e.relation(e.Fixed, e.FixedPhase)
+	return e, nil
+}
+
+// joinLines spells line sizes as "64 or 128".
+func joinLines(lines []int64) string {
+	var s []string
+	for _, l := range lines {
+		s = append(s, strconv.FormatInt(l, 10))
+	}
+	return strings.Join(s, " or ")
+}
+
+// relation is where the writer's word lies from the reader's in one of
+// the experiment's layouts, on the host's lines: natively as the object
+// starts phase bytes into a line, at the start of a page; emulated, as
+// the probe packs each target line's words into a host line of its own,
+// two host lines from the next.
+func (e *Experiment) relation(o *sharing.Object, phase int64) costmodel.Relation {
+	w, r := o.Layout.Field(e.Writer.Accesses[0].Member), o.Layout.Field(e.Reader.Accesses[0].Member)
+	if e.Emulated {
+		if (phase+w.Offset)/e.Line == (phase+r.Offset)/e.Line {
+			return costmodel.SameLine
+		}
+		return costmodel.Apart
+	}
+	return costmodel.RelationOf(phase+w.Offset, phase+r.Offset, e.HostLine)
 }
 
 // path is one side of a finding as an access path on one CPU, running
@@ -129,15 +188,16 @@ type Outcome struct {
 	// Interrupted is set when the run stopped before its rounds were
 	// done; the rounds completed are kept.
 	Interrupted bool
-	// Prediction is the calibrated static prediction of the change; nil
-	// when no calibration was made.
-	Prediction *Prediction
+	// Prediction is the cost model's prediction of the change, nil
+	// where there is none: Uncalibrated then says why.
+	Prediction   *Prediction
+	Uncalibrated string
 }
 
-// Prediction is a calibrated prediction of an outcome's change, and
-// whether the measurement agrees with it (Agrees).
+// Prediction is the cost model's prediction of what the fix changes,
+// and whether the measurement of the reader agrees with it (Agrees).
 type Prediction struct {
-	Change float64
+	costmodel.Change
 	Agrees bool
 }
 
@@ -149,19 +209,25 @@ func (o Outcome) Result() string {
 	return "not confirmed"
 }
 
+// RunsPerRound is how many runs of Options.Duration one round of an
+// experiment takes: each layout, the reader beside the writer and alone.
+const RunsPerRound = 4
+
 // Run measures the experiments one after another, each as and without
 // its fix interleaved, and corrects the comparisons as one family; with a
 // calibration, each outcome carries its prediction.
-func Run(ctx context.Context, exps []*Experiment, o probe.Options, cal *Calibration) ([]Outcome, error) {
+func Run(ctx context.Context, exps []*Experiment, o probe.Options, cal *costmodel.Calibration) ([]Outcome, error) {
 	var out []Outcome
 	for _, e := range exps {
 		opt := o
-		opt.Line, opt.HostLine, opt.Phase = e.Line, e.Line, e.Phase
+		opt.Line, opt.HostLine, opt.Phase, opt.Emulate = e.Line, e.HostLine, e.Phase, 0
+		if e.Emulated {
+			if err := opt.EmulateLine(e.Line, 0); err != nil {
+				return out, err
+			}
+		}
 		opt.Paths, opt.Writers = []string{e.Reader.Name}, []string{e.Writer.Name}
 		variants := []probe.Variant{{Name: "as is", Objects: []*sharing.Object{e.AsIs}}, {Name: "fixed", Objects: []*sharing.Object{e.Fixed}}}
-		if phases, _ := e.Fixed.Phases(e.Line); !slices.Contains(phases, e.Phase) {
-			opt.Phase = -1
-		}
 		res, err := probe.Run(ctx, variants, opt)
 		if err != nil {
 			return out, fmt.Errorf("%s.%s: %v", e.Finding.Object, e.Finding.Member, err)
@@ -189,18 +255,22 @@ func Run(ctx context.Context, exps []*Experiment, o probe.Options, cal *Calibrat
 	for i := range out {
 		out[i].Comparison = family[i]
 		out[i].Measured = family[i].Significant() && family[i].Delta > 0
-		if cal != nil {
-			p := cal.Predict(out[i].Experiment)
-			out[i].Prediction = &Prediction{Change: p, Agrees: Agrees(p, family[i])}
-		}
+		out[i].Prediction, out[i].Uncalibrated = predict(cal, out[i].Experiment, family[i])
 	}
 	return out, nil
 }
 
 // Describe says what a finding's experiment replays, in a line.
 func (e *Experiment) Describe() string {
-	return fmt.Sprintf("%s.%s beside %s at %d B phase %d: the writer %s, the reader %s; fixed: %s",
-		e.Finding.Object, e.Finding.Member, e.Finding.Partners[0], e.Line, e.Phase,
+	at := fmt.Sprintf("%d B phase %d", e.Line, e.Phase)
+	if e.Phase < 0 {
+		at = fmt.Sprintf("%d B phases %d and %d", e.Line, e.AsIsPhase, e.FixedPhase)
+	}
+	if e.Emulated {
+		at += fmt.Sprintf(" (emulated on %d-byte lines)", e.HostLine)
+	}
+	return fmt.Sprintf("%s.%s beside %s at %s: the writer %s, the reader %s; fixed: %s",
+		e.Finding.Object, e.Finding.Member, e.Finding.Partners[0], at,
 		e.Writer.Accesses[0].Op, e.Reader.Accesses[0].Op, fixText(e))
 }
 

@@ -6,8 +6,10 @@ import (
 
 	_ "github.com/mglayout/mglayout/internal/golden" // -update, which go test ./... -update gives every package
 	"github.com/mglayout/mglayout/layout"
+	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/falsesharing"
 	"github.com/mglayout/mglayout/layout/sharing"
+	"github.com/mglayout/mglayout/probe/costmodel"
 	"github.com/mglayout/mglayout/probe/stats"
 )
 
@@ -39,15 +41,15 @@ func finding(does string) *falsesharing.Finding {
 // as an atomic add, the user's read as a load, a phase where the two
 // share a line, and a fix that puts them on lines of their own.
 func TestPlan(t *testing.T) {
-	e, err := Plan(finding("updates"), pair(t, 0), 64)
+	e, err := Plan(finding("updates"), pair(t, 0), 64, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := e.Writer.String() + "; " + e.Reader.String(); got != "writer cpus=1 rate=hot add=requests; reader cpus=1 rate=hot read=limit" {
 		t.Errorf("paths %q", got)
 	}
-	if e.Apart || e.Phase != 0 {
-		t.Errorf("apart %v at phase %d, want sharing at phase 0", e.Apart, e.Phase)
+	if e.Emulated || e.Line != 64 || e.Phase != 0 {
+		t.Errorf("emulated %v at %d B phase %d, want 64-byte lines natively at phase 0", e.Emulated, e.Line, e.Phase)
 	}
 	fr, fl := e.Fixed.Layout.Field("requests"), e.Fixed.Layout.Field("limit")
 	if fl.Offset-fr.End() < 56 {
@@ -58,38 +60,23 @@ func TestPlan(t *testing.T) {
 	}
 }
 
-// TestPlanApart checks a pair that shares no 64-byte line at any phase:
-// replayed as laid out, marked apart, fixed for the finding's 128-byte
-// lines.
-func TestPlanApart(t *testing.T) {
-	f := finding("updates")
-	f.Holds = []falsesharing.Holding{{GOARCH: "arm64", Line: 128}}
-	e, err := Plan(f, pair(t, 56), 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !e.Apart {
-		t.Errorf("members 64 bytes apart on 64-byte lines are not marked apart")
-	}
-	fr, fl := e.Fixed.Layout.Field("requests"), e.Fixed.Layout.Field("limit")
-	if fl.Offset-fr.End() < 120 {
-		t.Errorf("the fix puts requests at %d and limit at %d: they can share a 128-byte line", fr.Offset, fl.Offset)
-	}
-}
-
 // TestPlanRefuses checks the findings that cannot be replayed, each with
 // its reason.
 func TestPlanRefuses(t *testing.T) {
 	noPair := finding("updates")
 	noPair.Partners = nil
+	far := finding("updates")
+	far.Holds = []falsesharing.Holding{{GOARCH: "arm64", Line: 128}}
 	for _, tc := range []struct {
 		f    *falsesharing.Finding
+		gap  int64
 		want string
 	}{
-		{noPair, "no pair of members"},
-		{finding("locks"), "cannot replay a side that locks requests"},
+		{noPair, 0, "no pair of members"},
+		{finding("locks"), 0, "cannot replay a side that locks requests"},
+		{far, 120, "share no line at any phase of 64 or 128 bytes"},
 	} {
-		if _, err := Plan(tc.f, pair(t, 0), 64); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Plan(tc.f, pair(t, tc.gap), 64, true); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Plan: %v, want an error saying %q", err, tc.want)
 		}
 	}
@@ -114,11 +101,77 @@ func TestAgrees(t *testing.T) {
 			t.Errorf("Agrees(%v, delta %v, MDE %v) = %v, want %v", tc.predicted, tc.delta, tc.mde, got, tc.want)
 		}
 	}
-	cal := &Calibration{Gain: 1.5}
-	if p := cal.Predict(&Experiment{Apart: true}); p != 0 {
-		t.Errorf("a pair apart is predicted %v, want 0", p)
+}
+
+// TestPredict checks that an experiment is predicted from the curve of
+// its own operation kinds, between the relations its two layouts give,
+// and that a calibration lacking its kinds or its line size says so.
+func TestPredict(t *testing.T) {
+	e, err := Plan(finding("updates"), pair(t, 0), 64, true)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if p := cal.Predict(&Experiment{}); p != 1.5 {
-		t.Errorf("a shared pair is predicted %v, want the calibration's 1.5", p)
+	// The fix pads to the host's 64-byte lines: the two end on the
+	// adjacent lines of a 128-byte pair.
+	if e.From != costmodel.SameLine || e.To != costmodel.AdjacentLine {
+		t.Fatalf("relations %q → %q, want same line → adjacent line", e.From, e.To)
+	}
+	rates := func(same, adjacent, far float64) map[costmodel.Relation]costmodel.Rates {
+		return map[costmodel.Relation]costmodel.Rates{costmodel.SameLine: {Reader: same, Writer: 1}, costmodel.AdjacentLine: {Reader: adjacent, Writer: 1}, costmodel.Apart: {Reader: far, Writer: 2}}
+	}
+	cal := &costmodel.Calibration{Host: "test", Line: 64, Curves: []*costmodel.Curve{
+		{Writer: "add", Reader: "read", Rates: rates(10, 20, 30)},
+		{Writer: "add", Reader: "add", Rates: rates(10, 10, 50)},
+	}}
+	p, why := predict(cal, e, stats.Comparison{Delta: 2, MDE: 0.1})
+	if p == nil || p.Reader != 1 || p.Writer != 0 || p.Agrees {
+		t.Errorf("predict = %+v (%s), want the reader +100%%, the writer 0, disagreeing with +200%%", p, why)
+	}
+	e.Reader.Accesses[0].Op = access.Write
+	if p, why := predict(cal, e, stats.Comparison{}); p != nil || !strings.Contains(why, "no writer that does add beside a reader that does write") {
+		t.Errorf("predict of uncalibrated kinds = %+v, %q", p, why)
+	}
+	e.HostLine = 128
+	if p, why := predict(cal, e, stats.Comparison{}); p != nil || !strings.Contains(why, "64-byte lines, this host's are 128") {
+		t.Errorf("predict on another line size = %+v, %q", p, why)
+	}
+}
+
+// TestPlanEmulated checks that a finding of 128-byte lines whose members
+// share no 64-byte line is replayed under the emulation of 128-byte
+// lines, where they share one, and fixed apart at 128.
+func TestPlanEmulated(t *testing.T) {
+	f := finding("updates")
+	f.Holds = []falsesharing.Holding{{GOARCH: "arm64", Line: 128}}
+	e, err := Plan(f, pair(t, 56), 64, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.Emulated || e.Line != 128 || e.HostLine != 64 {
+		t.Errorf("emulated %v at %d B on %d B; want 128-byte lines emulated on 64", e.Emulated, e.Line, e.HostLine)
+	}
+	if e.From != costmodel.SameLine || e.To != costmodel.Apart {
+		t.Errorf("relations %q → %q, want same line → apart", e.From, e.To)
+	}
+	if !strings.Contains(e.Describe(), "emulated on 64-byte lines") {
+		t.Errorf("Describe() = %q, want it to say the lines are emulated", e.Describe())
+	}
+}
+
+// TestPlanNative checks the same finding without emulation: replayed on
+// this host's 64-byte lines as the type lies there, the members already
+// on adjacent lines, the fix moving them apart for 128-byte lines.
+func TestPlanNative(t *testing.T) {
+	f := finding("updates")
+	f.Holds = []falsesharing.Holding{{GOARCH: "arm64", Line: 128}}
+	e, err := Plan(f, pair(t, 56), 64, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Emulated || e.Line != 64 || e.Phase != 0 {
+		t.Errorf("emulated %v at %d B phase %d; want this host's 64-byte lines at phase 0", e.Emulated, e.Line, e.Phase)
+	}
+	if e.From != costmodel.AdjacentLine || e.To != costmodel.Apart {
+		t.Errorf("relations %q → %q, want adjacent line → apart", e.From, e.To)
 	}
 }

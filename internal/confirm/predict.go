@@ -4,52 +4,39 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/mglayout/mglayout/probe"
+	"github.com/mglayout/mglayout/probe/costmodel"
 	"github.com/mglayout/mglayout/probe/stats"
 )
 
-// Calibration is what this host's own sweep says a falsely shared line
-// costs: the reader's rate with the writer on its line (distance 0)
-// against the far control, from which the static prediction of a fix is
-// made. Without one, a prediction is uncalibrated and says so.
-type Calibration struct {
-	// Gain is the reader's change when the writer moves from its line
-	// to the far control: far median over distance-0 median, less one.
-	Gain float64 `json:"gain"`
-	Far  int64   `json:"far"` // the control distance
-	// Rounds and Duration are the sweep's.
-	Rounds   int    `json:"rounds"`
-	Duration string `json:"duration"`
+// Calibrate measures this host's cost model for the operation kinds of
+// the experiments, with the options' CPUs, rounds and run length.
+func Calibrate(ctx context.Context, exps []*Experiment, o probe.Options) (*costmodel.Calibration, error) {
+	var kinds []costmodel.Kinds
+	for _, e := range exps {
+		if k := e.Kinds(); !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	return costmodel.Measure(ctx, kinds, o)
 }
 
-// Calibrate measures the host's sweep at distance 0 and at the far
-// control, with the options' CPUs, rounds and run length.
-func Calibrate(ctx context.Context, o probe.Options) (*Calibration, error) {
-	sw, err := probe.Sweep(ctx, probe.SweepOptions{Max: 0, Step: 8, Far: 4096, Duration: o.Duration, Count: o.Count, CPUs: o.CPUs})
+// predict is the cost model's prediction for an experiment and whether
+// the comparison agrees with it, or why there is none.
+func predict(cal *costmodel.Calibration, e *Experiment, c stats.Comparison) (*Prediction, string) {
+	if cal == nil {
+		return nil, "uncalibrated (no calibration ran)"
+	}
+	if cal.Line != e.HostLine {
+		return nil, fmt.Sprintf("uncalibrated: the calibration is of %d-byte lines, this host's are %d", cal.Line, e.HostLine)
+	}
+	ch, err := cal.Predict(e.Kinds(), e.From, e.To)
 	if err != nil {
-		return nil, err
+		return nil, err.Error()
 	}
-	if sw.Rounds == 0 || len(sw.Points) == 0 {
-		return nil, fmt.Errorf("the calibration sweep completed no round")
-	}
-	near := stats.Summarize(sw.Points[0].Reader).Median
-	far := stats.Summarize(sw.Far.Reader).Median
-	if !(near > 0) || !(far > 0) {
-		return nil, fmt.Errorf("the calibration sweep measured no reader")
-	}
-	return &Calibration{Gain: far/near - 1, Far: sw.Far.Distance, Rounds: sw.Rounds, Duration: o.Duration.String()}, nil
-}
-
-// Predict is the static prediction of a fix's effect on the reader: the
-// calibration's gain where the experiment's members share a line on this
-// host (a line the writer dirties, which the reader then misses), none
-// where they are apart.
-func (c *Calibration) Predict(e *Experiment) float64 {
-	if e.Apart {
-		return 0
-	}
-	return c.Gain
+	return &Prediction{Change: ch, Agrees: Agrees(ch.Reader, c)}, ""
 }
 
 // Agrees reports whether a measurement agrees with the prediction:

@@ -10,6 +10,7 @@ import (
 	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/internal/vet"
 	"github.com/mglayout/mglayout/layout/falsesharing"
+	"github.com/mglayout/mglayout/probe/costmodel"
 )
 
 // Skipped is a finding the probe cannot replay, and why: listed, not
@@ -23,12 +24,10 @@ type Skipped struct {
 // WriteText writes each outcome, then the findings that could not be
 // replayed. Each outcome keeps the analyzer's evidence (who runs at once)
 // apart from what was measured (what the layout costs here if they do).
-func WriteText(w io.Writer, cal *Calibration, outs []Outcome, skipped []Skipped) error {
+func WriteText(w io.Writer, cal *costmodel.Calibration, outs []Outcome, skipped []Skipped) error {
 	var b strings.Builder
 	if cal != nil {
-		textfmt.Fill(&b, fmt.Sprintf("calibration: this host's sweep, %d rounds of %s: the reader runs %+.1f%% with the writer %d bytes away instead of on its line; each prediction below is that gain where the members share a line here, none where they are apart.",
-			cal.Rounds, cal.Duration, 100*cal.Gain, cal.Far), "", "  ", 80)
-		b.WriteString("\n")
+		writeCalibration(&b, cal)
 	}
 	for _, o := range outs {
 		f := o.Finding
@@ -54,19 +53,20 @@ func WriteText(w io.Writer, cal *Calibration, outs []Outcome, skipped []Skipped)
 		if o.Interrupted {
 			verdict += " (interrupted: the rounds completed)"
 		}
-		prediction := "predicted: uncalibrated (no sweep of this host ran)"
+		prediction := "predicted: " + o.Uncalibrated
 		if p := o.Prediction; p != nil {
-			prediction = fmt.Sprintf("predicted from this host's sweep: %+.1f%%", 100*p.Change)
+			prediction = fmt.Sprintf("predicted (%s, %s → %s): the reader %+.1f%%, the writer %+.1f%%",
+				o.Kinds(), o.From, o.To, 100*p.Reader, 100*p.Writer)
 			if p.Agrees {
-				prediction += ", which the measurement agrees with"
+				prediction += "; the measurement agrees"
 			} else {
 				prediction += "; DISAGREES with the measurement beyond 25 %, its MDE and 5 %"
 			}
 		}
 		textfmt.Fill(&b, verdict, "  ", "    ", 80)
 		textfmt.Fill(&b, prediction, "  ", "    ", 80)
-		if o.Apart {
-			textfmt.Fill(&b, fmt.Sprintf("apart here: on this host's %d-byte lines the members share no line, so the fix should change nothing", o.Line), "  ", "    ", 80)
+		if o.From != costmodel.SameLine {
+			textfmt.Fill(&b, fmt.Sprintf("not on one line here: on this host's %d-byte lines the members lie %s as the type is; the fix saves only what that costs", o.HostLine, relationWords[o.From]), "  ", "    ", 80)
 		}
 	}
 	if len(skipped) > 0 {
@@ -77,6 +77,28 @@ func WriteText(w io.Writer, cal *Calibration, outs []Outcome, skipped []Skipped)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// relationWords say where one member lies from the other.
+var relationWords = map[costmodel.Relation]string{
+	costmodel.AdjacentLine: "on adjacent lines of a 128-byte pair",
+	costmodel.Apart:        "apart",
+}
+
+// writeCalibration says which calibration the predictions come from and
+// what it measured.
+func writeCalibration(b *strings.Builder, cal *costmodel.Calibration) {
+	textfmt.Fill(b, fmt.Sprintf("calibration: %s, %d-byte lines, CPUs %d and %d, %d rounds of %s; the reader's and the writer's operations per second with the writer's word on the reader's line, on the adjacent line, and far:",
+		cal.Host, cal.Line, cal.CPUs[0], cal.CPUs[1], cal.Rounds, cal.Duration), "", "  ", 80)
+	for _, cv := range cal.Curves {
+		var parts []string
+		for _, r := range costmodel.Relations {
+			x := cv.Rates[r]
+			parts = append(parts, fmt.Sprintf("%s %s/%s", r, textfmt.SI(x.Reader), textfmt.SI(x.Writer)))
+		}
+		textfmt.Fill(b, fmt.Sprintf("%s/%s: %s", cv.Writer, cv.Reader, strings.Join(parts, ", ")), "  ", "    ", 80)
+	}
+	b.WriteString("\n")
 }
 
 func mde(m float64) string {
@@ -100,7 +122,18 @@ type JSONOutcome struct {
 	Finding  *falsesharing.Finding `json:"finding"`
 	Replayed string                `json:"replayed"`
 	Line     int64                 `json:"line"`
-	Phase    int64                 `json:"phase"`
+	HostLine int64                 `json:"host_line"`
+	Emulated bool                  `json:"emulated,omitempty"`
+	// Phase is the phase both layouts ran at, -1 where each ran at its
+	// own first (AsIsPhase, FixedPhase).
+	Phase      int64 `json:"phase"`
+	AsIsPhase  int64 `json:"as_is_phase"`
+	FixedPhase int64 `json:"fixed_phase"`
+	// Kinds are the two sides' operations; From and To where the
+	// writer's word lies from the reader's, as is and fixed.
+	Kinds string             `json:"kinds"`
+	From  costmodel.Relation `json:"from"`
+	To    costmodel.Relation `json:"to"`
 	// Result is "measured" or "not confirmed".
 	Result string `json:"result"`
 	// Delta is the reader's change beside the writer with the fix, as a
@@ -112,38 +145,40 @@ type JSONOutcome struct {
 	Tests int     `json:"tests"`
 	N     [2]int  `json:"n"`
 	MDE   float64 `json:"mde"`
-	Apart bool    `json:"apart,omitempty"`
-	// Predicted is the calibrated prediction, absent when uncalibrated;
-	// Agrees says whether the measurement agrees with it.
-	Predicted   *float64 `json:"predicted,omitempty"`
-	Agrees      *bool    `json:"agrees,omitempty"`
-	Interrupted bool     `json:"interrupted,omitempty"`
+	// Predicted is the cost model's prediction of the reader's change,
+	// PredictedWriter the writer's, absent when uncalibrated
+	// (Uncalibrated says why); Agrees says whether the measurement agrees.
+	Predicted       *float64 `json:"predicted,omitempty"`
+	PredictedWriter *float64 `json:"predicted_writer,omitempty"`
+	Agrees          *bool    `json:"agrees,omitempty"`
+	Uncalibrated    string   `json:"uncalibrated,omitempty"`
+	Interrupted     bool     `json:"interrupted,omitempty"`
 }
 
 // JSONDocument is confirm -format json's document.
 type JSONDocument struct {
-	Calibration *Calibration  `json:"calibration"`
-	Outcomes    []JSONOutcome `json:"outcomes"`
-	Skipped     []Skipped     `json:"not_replayed"`
+	Calibration *costmodel.Calibration `json:"calibration"`
+	Outcomes    []JSONOutcome          `json:"outcomes"`
+	Skipped     []Skipped              `json:"not_replayed"`
 }
 
 // WriteJSON writes the outcomes and the findings not replayed as one
 // indented document.
-func WriteJSON(w io.Writer, cal *Calibration, outs []Outcome, skipped []Skipped) error {
+func WriteJSON(w io.Writer, cal *costmodel.Calibration, outs []Outcome, skipped []Skipped) error {
 	doc := JSONDocument{Calibration: cal, Outcomes: []JSONOutcome{}, Skipped: skipped}
 	if doc.Skipped == nil {
 		doc.Skipped = []Skipped{}
 	}
 	for _, o := range outs {
 		c := o.Comparison
-		var predicted *float64
-		var agrees *bool
+		j := JSONOutcome{Where: o.Where, Finding: o.Finding, Replayed: o.Describe(),
+			Line: o.Line, HostLine: o.HostLine, Emulated: o.Emulated, Phase: o.Phase, AsIsPhase: o.AsIsPhase, FixedPhase: o.FixedPhase,
+			Kinds: o.Kinds().String(), From: o.From, To: o.To, Uncalibrated: o.Uncalibrated, Result: o.Result(), Delta: c.Delta, P: c.P, RawP: c.RawP, Tests: c.Tests,
+			N: [2]int{c.N1, c.N2}, MDE: finiteMDE(c.MDE), Interrupted: o.Interrupted}
 		if p := o.Prediction; p != nil {
-			predicted, agrees = &p.Change, &p.Agrees
+			j.Predicted, j.PredictedWriter, j.Agrees = &p.Reader, &p.Writer, &p.Agrees
 		}
-		doc.Outcomes = append(doc.Outcomes, JSONOutcome{Predicted: predicted, Agrees: agrees, Where: o.Where, Finding: o.Finding, Replayed: o.Describe(),
-			Line: o.Line, Phase: o.Phase, Result: o.Result(), Delta: c.Delta, P: c.P, RawP: c.RawP, Tests: c.Tests,
-			N: [2]int{c.N1, c.N2}, MDE: finiteMDE(c.MDE), Apart: o.Apart, Interrupted: o.Interrupted})
+		doc.Outcomes = append(doc.Outcomes, j)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

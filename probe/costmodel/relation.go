@@ -1,0 +1,47 @@
+package costmodel
+
+// Relation is where a writer's word lies from a reader's, as coherence
+// sees it on a host of a given line size.
+type Relation string
+
+const (
+	// SameLine: both words on one line; each write invalidates the
+	// reader's copy.
+	SameLine Relation = "same line"
+	// AdjacentLine: the other line of an aligned pair of lines, which a
+	// spatial (adjacent-line) prefetcher fetches together.
+	AdjacentLine Relation = "adjacent line"
+	// Apart: no line of the pair in common.
+	Apart Relation = "apart"
+)
+
+// Relations are the relations a calibration measures, nearest first.
+var Relations = []Relation{SameLine, AdjacentLine, Apart}
+
+// RelationOf is the relation of two addresses, offsets from a base
+// aligned to two lines (a page), on lines of the given size.
+func RelationOf(a, b, line int64) Relation {
+	switch {
+	case a/line == b/line:
+		return SameLine
+	case a/(2*line) == b/(2*line):
+		return AdjacentLine
+	}
+	return Apart
+}
+
+// distance is the offset of the reader's word from the writer's, at the
+// start of a page, that the calibration gives each relation: the far one
+// beyond any prefetcher's reach, as the sweep's control.
+func distance(r Relation, line int64) int64 {
+	switch r {
+	case SameLine:
+		return 8
+	case AdjacentLine:
+		return line
+	}
+	return farDistance
+}
+
+// farDistance is the sweep's far control.
+const farDistance = 4096
