@@ -149,20 +149,24 @@ func joinLines(lines []int64) string {
 	return strings.Join(s, " or ")
 }
 
-// relation is where the writer's word lies from the reader's in one of
-// the experiment's layouts, on the host's lines: natively as the object
-// starts phase bytes into a line, at the start of a page; emulated, as
-// the probe packs each target line's words into a host line of its own,
-// two host lines from the next.
+// relation is where the writer's member lies from the reader's in one of
+// the experiment's layouts, on the host's lines, the nearest of any of
+// their words: natively as the object starts phase bytes into a line,
+// at the start of a page; emulated, as the probe packs each target
+// line's words into a host line of its own, two host lines from the
+// next.
 func (e *Experiment) relation(o *sharing.Object, phase int64) costmodel.Relation {
 	w, r := o.Layout.Field(e.Writer.Accesses[0].Member), o.Layout.Field(e.Reader.Accesses[0].Member)
-	if e.Emulated {
-		if (phase+w.Offset)/e.Line == (phase+r.Offset)/e.Line {
-			return costmodel.SameLine
-		}
-		return costmodel.Apart
+	between := func(line int64) costmodel.Relation {
+		return costmodel.RelationOfSpans(phase+w.Offset, phase+w.End(), phase+r.Offset, phase+r.End(), line)
 	}
-	return costmodel.RelationOf(phase+w.Offset, phase+r.Offset, e.HostLine)
+	if !e.Emulated {
+		return between(e.HostLine)
+	}
+	if between(e.Line) == costmodel.SameLine {
+		return costmodel.SameLine
+	}
+	return costmodel.Apart
 }
 
 // path is one side of a finding as an access path on one CPU, running

@@ -30,6 +30,20 @@ func RelationOf(a, b, line int64) Relation {
 	return Apart
 }
 
+// RelationOfSpans is the nearest relation of any byte of [a, aEnd) to
+// any byte of [b, bEnd): two members are on one line where any of their
+// words are.
+func RelationOfSpans(a, aEnd, b, bEnd, line int64) Relation {
+	overlap := func(unit int64) bool { return a/unit <= (bEnd-1)/unit && b/unit <= (aEnd-1)/unit }
+	switch {
+	case overlap(line):
+		return SameLine
+	case overlap(2 * line):
+		return AdjacentLine
+	}
+	return Apart
+}
+
 // distance is the offset of the reader's word from the writer's, at the
 // start of a page, that the calibration gives each relation: the far one
 // beyond any prefetcher's reach, as the sweep's control.

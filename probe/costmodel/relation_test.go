@@ -27,3 +27,21 @@ func TestRelationOf(t *testing.T) {
 		}
 	}
 }
+
+func TestRelationOfSpans(t *testing.T) {
+	for _, tc := range []struct {
+		a, aEnd, b, bEnd int64
+		want             Relation
+	}{
+		{112, 136, 176, 184, SameLine}, // a 24-byte lock's tail on the reader's line
+		{0, 8, 64, 72, AdjacentLine},
+		{64, 72, 0, 8, AdjacentLine},
+		{0, 64, 64, 128, AdjacentLine},
+		{0, 8, 128, 136, Apart},
+		{0, 200, 100, 108, SameLine}, // one inside the other
+	} {
+		if got := RelationOfSpans(tc.a, tc.aEnd, tc.b, tc.bEnd, 64); got != tc.want {
+			t.Errorf("RelationOfSpans([%d,%d), [%d,%d), 64) = %q, want %q", tc.a, tc.aEnd, tc.b, tc.bEnd, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package costmodel
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/layout/sharing"
+)
+
+// PairGain is what the cost model predicts one falsely shared pair costs
+// on this host: each side's change were the writer's words moved off the
+// line, at the rates the paths declare.
+type PairGain struct {
+	Object       string `json:"object"`
+	Line         int64  `json:"line"`
+	Phase        int64  `json:"phase"`
+	LineIndex    int64  `json:"line_index"`
+	Writer       string `json:"writer"`
+	Other        string `json:"other"`
+	Kinds        string `json:"kinds"`
+	Gain         Change `json:"gain"`
+	Uncalibrated string `json:"uncalibrated,omitempty"`
+}
+
+// Gains predicts every false pair of a case of the host's line size: a
+// rate-limited writer (a tick at 250/s) costs the reader in proportion to
+// its writes, each one a miss (Scaled).
+func (c *Calibration) Gains(o *sharing.Object, cs *sharing.Case) []PairGain {
+	var out []PairGain
+	if cs.Line != c.Line {
+		return nil
+	}
+	for _, ls := range cs.Lines {
+		for _, p := range ls.Pairs {
+			if p.True {
+				continue
+			}
+			w, other := pathNamed(o, p.Writer), pathNamed(o, p.Other)
+			k := KindsOn(o, cs, ls.Index, w, other)
+			g := PairGain{Object: o.Layout.Name, Line: cs.Line, Phase: cs.Phase, LineIndex: ls.Index, Writer: p.Writer, Other: p.Other, Kinds: k.String()}
+			ch, err := c.Predict(k, SameLine, Apart)
+			if err != nil {
+				g.Uncalibrated = err.Error()
+			} else {
+				g.Gain = c.Scaled(k, ch, w.Rate, other.Rate)
+			}
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// Scaled is a hot pair's change ch scaled to the sides' rates, per
+// second (access.Hot: as fast as they can): a writer that writes w times
+// a second makes at most w of the reader's operations miss, each costing
+// what a miss costs in the calibration, and a reader that reads r times
+// a second takes the line from the writer at most r times.
+func (c *Calibration) Scaled(k Kinds, ch Change, writerRate, readerRate float64) Change {
+	cv := c.Curve(k)
+	if cv == nil {
+		return ch
+	}
+	apart := cv.Rates[Apart]
+	if writerRate != access.Hot {
+		ch.Reader *= min(1, writerRate/apart.Reader)
+	}
+	if readerRate != access.Hot {
+		ch.Writer *= min(1, readerRate/apart.Writer)
+	}
+	return ch
+}
+
+// KindsOn is what the two paths do on one line of a case: the writer's
+// strongest write there (a CAS or an add over a store; a seqlock's
+// sequence increments are adds), and the other's strongest access (a
+// write where it writes too, else a load).
+func KindsOn(o *sharing.Object, cs *sharing.Case, index int64, writer, other *access.Path) Kinds {
+	return Kinds{Writer: strongest(o, cs, index, writer, true), Reader: strongest(o, cs, index, other, false)}
+}
+
+// strength orders the kinds: a read-modify-write costs the line's owner
+// more than a store, a store more than a load.
+var strength = map[access.Op]int{access.Read: 0, access.Write: 1, access.Add: 2, access.CAS: 3}
+
+func strongest(o *sharing.Object, cs *sharing.Case, index int64, p *access.Path, writing bool) access.Op {
+	best := access.Read
+	ts, err := access.Resolve(p, o.Layout)
+	if err != nil {
+		return best
+	}
+	lo, hi := index*cs.Line-cs.Phase, (index+1)*cs.Line-cs.Phase
+	for _, t := range ts {
+		if t.Offset >= hi || t.End <= lo {
+			continue
+		}
+		op := t.Op
+		switch op {
+		case access.SeqRead:
+			op = access.Read
+		case access.SeqWrite:
+			op = access.Add
+		}
+		if writing && !op.Writes() {
+			continue
+		}
+		if strength[op] > strength[best] {
+			best = op
+		}
+	}
+	return best
+}
+
+func pathNamed(o *sharing.Object, name string) *access.Path {
+	i := slices.IndexFunc(o.Paths, func(p *access.Path) bool { return p.Name == name })
+	if i < 0 {
+		panic(fmt.Sprintf("costmodel: %s has no path %s", o.Layout.Name, name))
+	}
+	return o.Paths[i]
+}
