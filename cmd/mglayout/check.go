@@ -2,10 +2,12 @@ package main
 
 import (
 	"flag"
+	"slices"
 
 	"github.com/mglayout/mglayout/internal/cli"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
+	"github.com/mglayout/mglayout/probe/costmodel"
 )
 
 func init() {
@@ -35,10 +37,19 @@ func checkFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	out.Register(fs)
 	var load cli.Operands
 	load.Register(fs)
+	var calibration cli.Calibration
+	calibration.Register(fs)
 	return func(ctx *cli.Context, args []string) error {
+		cal, err := calibration.Load()
+		if err != nil {
+			return err
+		}
 		lines, err := out.LineSizes()
 		if err != nil {
 			return err
+		}
+		if cal != nil && !slices.Contains(lines, cal.Line) {
+			return cli.Usagef("-calibration %s: it is of %d-byte lines, not among -lines (add %d)", calibration.File, cal.Line, cal.Line)
 		}
 		format, err := out.Format.Name()
 		if err != nil {
@@ -52,13 +63,26 @@ func checkFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		if err != nil {
 			return cli.Usagef("%v", err)
 		}
-		switch format {
-		case "json":
+		var predicted *costmodel.Predicted
+		if cal != nil {
+			predicted = &costmodel.Predicted{File: calibration.File, Calibration: cal, Pairs: cal.CheckGains(a)}
+		}
+		switch {
+		case format == "json" && predicted != nil:
+			err = cli.WriteJSON(ctx.Stdout, struct {
+				render.CheckDocument
+				Predicted *costmodel.Predicted `json:"predicted"`
+			}{render.NewCheckDocument(a), predicted})
+		case format == "json":
 			err = render.CheckJSON(ctx.Stdout, a)
-		case "md":
-			err = render.CheckMarkdown(ctx.Stdout, a)
+		case format == "md":
+			if err = render.CheckMarkdown(ctx.Stdout, a); err == nil && predicted != nil {
+				err = costmodel.WriteGainsMarkdown(ctx.Stdout, cal, predicted.File, predicted.Pairs)
+			}
 		default:
-			err = render.CheckText(ctx.Stdout, a)
+			if err = render.CheckText(ctx.Stdout, a); err == nil && predicted != nil {
+				err = costmodel.WriteGainsText(ctx.Stdout, cal, predicted.File, predicted.Pairs)
+			}
 		}
 		if err != nil {
 			return err

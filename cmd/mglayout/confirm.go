@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/mglayout/mglayout/internal/vet"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe"
-	"github.com/mglayout/mglayout/probe/costmodel"
 	"github.com/mglayout/mglayout/probe/host"
 )
 
@@ -73,7 +71,8 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	duration := fs.Duration("duration", 50*time.Millisecond, "length of one run")
 	budget := fs.Duration("budget", 3*time.Second, "time per finding; fewer rounds than -count where they would not fit")
 	emulate := fs.Bool("emulate", true, "replay a finding of larger lines than this host's under the probe's emulation of them; false: as the type lies on this host's lines")
-	calFile := fs.String("calibration", "", "predict from this saved calibration (-save-calibration) instead of measuring one")
+	var calibration cli.Calibration
+	calibration.Register(fs)
 	saveCal := fs.String("save-calibration", "", "write the calibration measured to this file, for check, diff and later runs")
 	cpus := fs.String("cpus", "", "CPUs to use, e.g. 0-3 (default: the affinity mask)")
 	tags := fs.String("tags", "", "comma-separated build tags for loading the packages")
@@ -101,22 +100,20 @@ func confirmFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 			return cli.Usagef("-budget %v: a finding needs at least 2 rounds of %d runs of %v, %v (raise -budget or lower -duration)", *budget, confirm.RunsPerRound, *duration, 2*round)
 		}
 		line := host.NativeLine()
-		var cal *costmodel.Calibration
 		if *saveCal != "" {
-			if st, err := os.Stat(filepath.Dir(*saveCal)); err != nil || !st.IsDir() {
-				return cli.Usagef("-save-calibration %s: no such directory to write it into", *saveCal)
+			if err := cli.WritableFile(*saveCal); err != nil {
+				return cli.Usagef("-save-calibration %s: %v (choose a file you can write)", *saveCal, err)
 			}
 		}
-		if *calFile != "" {
-			if *saveCal != "" {
-				return cli.Usagef("-calibration %s -save-calibration %s: a saved calibration is not measured again; drop one of them", *calFile, *saveCal)
-			}
-			if cal, err = costmodel.Load(*calFile); err != nil {
-				return cli.Usagef("-calibration %v", err)
-			}
-			if cal.Line != line {
-				return cli.Usagef("-calibration %s: it is of %d-byte lines, this host's are %d (calibrate this host: drop -calibration)", *calFile, cal.Line, line)
-			}
+		cal, err := calibration.Load()
+		if err != nil {
+			return err
+		}
+		if cal != nil && *saveCal != "" {
+			return cli.Usagef("-calibration %s -save-calibration %s: a saved calibration is not measured again; drop one of them", calibration.File, *saveCal)
+		}
+		if cal != nil && cal.Line != line {
+			return cli.Usagef("-calibration %s: it is of %d-byte lines, this host's are %d (calibrate this host: drop -calibration)", calibration.File, cal.Line, line)
 		}
 		if _, err := probe.UsableCPUs(cpuList); err != nil {
 			return cli.Usagef("%v; confirm runs a writer and a reader on two CPUs at once", err)

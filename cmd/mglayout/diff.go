@@ -2,11 +2,13 @@ package main
 
 import (
 	"flag"
+	"slices"
 
 	"github.com/mglayout/mglayout/internal/cli"
 	"github.com/mglayout/mglayout/layout/diff"
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
+	"github.com/mglayout/mglayout/probe/costmodel"
 )
 
 func init() {
@@ -44,7 +46,13 @@ func diffFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	load.Register(fs)
 	strict := fs.Bool("strict", false, "a rate-limited path that costs more is a regression even where a hot path gains")
 	unlike := fs.Bool("unlike", false, "compare objects of different GOARCHes, or with no access path in common, which is otherwise an error")
+	var calibration cli.Calibration
+	calibration.Register(fs)
 	return func(ctx *cli.Context, args []string) error {
+		cal, err := calibration.Load()
+		if err != nil {
+			return err
+		}
 		cfg := load.Config(ctx)
 		if len(args) != 2 && len(cfg.ELF) == 0 {
 			return cli.Usagef("want two arguments, OLD and NEW (e.g. mglayout diff tk_core@v6.1 tk_core@v6.1+guohui)")
@@ -52,6 +60,9 @@ func diffFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		lines, err := out.LineSizes()
 		if err != nil {
 			return err
+		}
+		if cal != nil && !slices.Contains(lines, cal.Line) {
+			return cli.Usagef("-calibration %s: it is of %d-byte lines, not among -lines (add %d)", calibration.File, cal.Line, cal.Line)
 		}
 		format, err := out.Format.Name()
 		if err != nil {
@@ -85,13 +96,26 @@ func diffFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 			return cli.Usagef("%v", err)
 		}
 		r.Judgement = r.Judge(*strict)
-		switch format {
-		case "json":
+		var predicted *costmodel.Predicted
+		if cal != nil {
+			predicted = &costmodel.Predicted{File: calibration.File, Calibration: cal, Paths: cal.DiffChanges(r, cal.Line, false)}
+		}
+		switch {
+		case format == "json" && predicted != nil:
+			err = cli.WriteJSON(ctx.Stdout, struct {
+				render.DiffDocument
+				Predicted *costmodel.Predicted `json:"predicted"`
+			}{render.NewDiffDocument(r), predicted})
+		case format == "json":
 			err = render.DiffJSON(ctx.Stdout, r)
-		case "md":
-			err = render.DiffMarkdown(ctx.Stdout, r)
+		case format == "md":
+			if err = render.DiffMarkdown(ctx.Stdout, r); err == nil && predicted != nil {
+				err = costmodel.WriteChangesMarkdown(ctx.Stdout, cal, predicted.File, predicted.Paths)
+			}
 		default:
-			err = render.DiffText(ctx.Stdout, r)
+			if err = render.DiffText(ctx.Stdout, r); err == nil && predicted != nil {
+				err = costmodel.WriteChangesText(ctx.Stdout, cal, predicted.File, predicted.Paths)
+			}
 		}
 		if err != nil {
 			return err

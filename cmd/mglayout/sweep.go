@@ -11,6 +11,7 @@ import (
 
 	"github.com/mglayout/mglayout/internal/cli"
 	"github.com/mglayout/mglayout/probe"
+	"github.com/mglayout/mglayout/probe/costmodel"
 	"github.com/mglayout/mglayout/probe/host"
 	"github.com/mglayout/mglayout/probe/tables"
 )
@@ -28,6 +29,11 @@ rates with 95% confidence intervals and the writer's change against the
 control, and the distance from which the writer is never significantly
 slower: 64 on most hosts, 128 where the adjacent-line prefetcher pairs lines.
 
+-save-calibration FILE then calibrates the host's cost model, which check,
+diff and confirm predict from (-calibration FILE): for each writer that
+stores, adds or CASes beside a reader that loads, stores or adds, the two
+on one line, on adjacent lines and far apart, in the same rounds and runs.
+
 Ctrl-C stops between runs and keeps the rounds measured. Needs 2 CPUs.`,
 		Flags: sweepFlags,
 	})
@@ -43,6 +49,7 @@ func sweepFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	var out cli.Format
 	out.Register(fs, "text", "json")
 	bench := fs.String("bench", "", "also write the samples in Go benchmark format to this file, for benchstat")
+	saveCal := fs.String("save-calibration", "", "then calibrate this host's cost model and write it to this file, for -calibration")
 	return func(ctx *cli.Context, args []string) error {
 		if len(args) > 0 {
 			return cli.Usagef("sweep takes no arguments")
@@ -60,6 +67,11 @@ func sweepFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 				return cli.Usagef("-bench %s: %v (choose a file you can write)", *bench, err)
 			}
 		}
+		if *saveCal != "" {
+			if err := cli.WritableFile(*saveCal); err != nil {
+				return cli.Usagef("-save-calibration %s: %v (choose a file you can write)", *saveCal, err)
+			}
+		}
 		run, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt)
 		defer stop()
 		r, err := probe.Sweep(run, probe.SweepOptions{Max: *maxD, Step: *step, Far: *far, Duration: *duration, Count: *count, CPUs: cpuList,
@@ -73,6 +85,21 @@ func sweepFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		if *bench != "" {
 			if err := cli.WriteFile(*bench, func(f io.Writer) error { return probe.WriteSweepBench(f, r, duration.Seconds(), cpuConfig()) }); err != nil {
 				return err
+			}
+		}
+		if *saveCal != "" && !r.Interrupted {
+			cal, err := costmodel.Measure(run, costmodel.AllKinds, probe.Options{Duration: *duration, Count: *count, CPUs: cpuList, HostLine: host.NativeLine(), Progress: ctx.RoundProgress()})
+			if err != nil && run.Err() == nil {
+				return cli.Usagef("%v", err)
+			}
+			if cal != nil {
+				if err := cal.Save(*saveCal); err != nil {
+					return err
+				}
+				ctx.Note("calibration written to " + *saveCal)
+			} else {
+				r.Interrupted = true
+				ctx.Note("interrupted during the calibration; " + *saveCal + " not written")
 			}
 		}
 		if format == "json" {

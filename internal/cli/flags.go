@@ -8,6 +8,7 @@ import (
 	"github.com/mglayout/mglayout/internal/operand"
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/probe"
+	"github.com/mglayout/mglayout/probe/costmodel"
 	"github.com/mglayout/mglayout/probe/host"
 )
 
@@ -134,4 +135,26 @@ func CPUOrder(s string) ([]int, error) {
 		cpus = append(cpus, n)
 	}
 	return cpus, nil
+}
+
+// Calibration is the -calibration flag: a cost model of this host saved
+// by sweep -save-calibration (or confirm's), from which a command
+// predicts what a layout costs here.
+type Calibration struct{ File string }
+
+// Register adds the flag.
+func (f *Calibration) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.File, "calibration", "", "predict what each false pair costs on this host from a calibration saved by sweep -save-calibration")
+}
+
+// Load reads the calibration; nil without the flag.
+func (f *Calibration) Load() (*costmodel.Calibration, error) {
+	if f.File == "" {
+		return nil, nil
+	}
+	c, err := costmodel.Load(f.File)
+	if err != nil {
+		return nil, Usagef("-calibration %v", err)
+	}
+	return c, nil
 }

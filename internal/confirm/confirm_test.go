@@ -82,27 +82,6 @@ func TestPlanRefuses(t *testing.T) {
 	}
 }
 
-// TestAgrees checks the rule a prediction is held to: within 25 % of the
-// measured change, its MDE, or the noise floor of a shared host.
-func TestAgrees(t *testing.T) {
-	for _, tc := range []struct {
-		predicted, delta, mde float64
-		want                  bool
-	}{
-		{1.95, 1.92, 0.1, true},   // the fresh pair on this VM
-		{1.95, 3.9, 0.1, false},   // twice the prediction
-		{1.95, 1.5, 0.5, true},    // within the MDE
-		{0, -0.044, 0.01, true},   // apart: a few per cent is no change
-		{0, 0.3, 0.1, false},      // apart, yet 30 % faster
-		{1.95, 0.02, 0.03, false}, // shared, yet no change
-	} {
-		c := stats.Comparison{Delta: tc.delta, MDE: tc.mde}
-		if got := Agrees(tc.predicted, c); got != tc.want {
-			t.Errorf("Agrees(%v, delta %v, MDE %v) = %v, want %v", tc.predicted, tc.delta, tc.mde, got, tc.want)
-		}
-	}
-}
-
 // TestPredict checks that an experiment is predicted from the curve of
 // its own operation kinds, between the relations its two layouts give,
 // and that a calibration lacking its kinds or its line size says so.

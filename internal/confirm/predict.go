@@ -3,7 +3,6 @@ package confirm
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/mglayout/mglayout/probe"
@@ -36,18 +35,5 @@ func predict(cal *costmodel.Calibration, e *Experiment, c stats.Comparison) (*Pr
 	if err != nil {
 		return nil, err.Error()
 	}
-	return &Prediction{Change: ch, Agrees: Agrees(ch.Reader, c)}, ""
+	return &Prediction{Change: ch, Agrees: costmodel.Agrees(ch.Reader, c)}, ""
 }
-
-// Agrees reports whether a measurement agrees with the prediction:
-// within 25 % of the measured change, within the smallest change the
-// measurement could have seen, or within the few per cent by which two
-// runs of one loop differ on a shared host (noiseFloor).
-func Agrees(predicted float64, c stats.Comparison) bool {
-	diff := math.Abs(c.Delta - predicted)
-	return diff <= max(0.25*math.Abs(c.Delta), c.MDE, noiseFloor)
-}
-
-// noiseFloor is the change below which a measurement is no change: the
-// probe's own threshold for a slowdown that counts.
-const noiseFloor = 0.05

@@ -98,6 +98,9 @@ func writeCalibration(b *strings.Builder, cal *costmodel.Calibration) {
 		}
 		textfmt.Fill(b, fmt.Sprintf("%s/%s: %s", cv.Writer, cv.Reader, strings.Join(parts, ", ")), "  ", "    ", 80)
 	}
+	for _, cv := range cal.Caveats() {
+		textfmt.Fill(b, "caveat: "+cv, "  ", "    ", 80)
+	}
 	b.WriteString("\n")
 }
 

@@ -17,20 +17,25 @@ type plan struct {
 // The settings used when the budget allows them, and the overhead of one
 // run (starting, pinning and stopping the workers, mapping memory).
 const (
-	defaultCount  = 10
-	sweepRun      = 30 * time.Millisecond
-	probeRun      = 100 * time.Millisecond
-	runOverhead   = 10 * time.Millisecond
-	sweepPoints   = 256/16 + 1 + 1 // 0..256 by 16, and the control
-	clockRows     = 7              // reads of the clock, each a run as long as a sweep run
-	kernelRuns    = 2              // the pipe workloads, each a run as long as a probe run
-	budgetReserve = 0.8            // leave a fifth for writing and for the unexpected
+	defaultCount = 10
+	sweepRun     = 30 * time.Millisecond
+	probeRun     = 100 * time.Millisecond
+	runOverhead  = 10 * time.Millisecond
+	sweepPoints  = 256/16 + 1 + 1 // 0..256 by 16, and the control
+	clockRows    = 7              // reads of the clock, each a run as long as a sweep run
+	kernelRuns   = 2              // the pipe workloads, each a run as long as a probe run
+	// calibrationRuns are the runs of the cost model per pair of kinds,
+	// each as long as a sweep run: three relations, beside the writer and
+	// alone.
+	calibrationRuns = 6
+	budgetReserve   = 0.8 // leave a fifth for writing and for the unexpected
 )
 
-// newPlan fits the runs into what is left of the budget: first shorter
-// runs, down to probe.MinDuration, then fewer rounds, down to the fewest
-// that give a confidence interval.
-func newPlan(sc Scenario, hostLine int64, left time.Duration) *plan {
+// newPlan fits the runs into what is left of the budget, with the cost
+// model calibrated for that many pairs of kinds: first shorter runs, down
+// to probe.MinDuration, then fewer rounds, down to the fewest that give a
+// confidence interval.
+func newPlan(sc Scenario, calibrated int, left time.Duration) *plan {
 	probeRuns := 0
 	for _, spec := range sc.Probes {
 		cases := 0
@@ -49,7 +54,7 @@ func newPlan(sc Scenario, hostLine int64, left time.Duration) *plan {
 	}
 	p := &plan{count: defaultCount, sweep: sweepRun, probe: probeRun}
 	cost := func() time.Duration {
-		per := time.Duration(sweepPoints+clockRows)*(p.sweep+runOverhead) + time.Duration(probeRuns+kernelRuns)*(p.probe+runOverhead)
+		per := time.Duration(sweepPoints+clockRows+calibrated*calibrationRuns)*(p.sweep+runOverhead) + time.Duration(probeRuns+kernelRuns)*(p.probe+runOverhead)
 		return time.Duration(p.count) * per
 	}
 	limit := time.Duration(float64(left) * budgetReserve)

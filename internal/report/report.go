@@ -19,6 +19,7 @@ import (
 	"github.com/mglayout/mglayout/layout/render"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe"
+	"github.com/mglayout/mglayout/probe/costmodel"
 	"github.com/mglayout/mglayout/probe/host"
 	"github.com/mglayout/mglayout/probe/stats"
 )
@@ -50,9 +51,16 @@ type Report struct {
 	// the multigrain regression was, beside its nearest model.
 	Kernel *probe.KernelResult `json:"kernel,omitempty"`
 	Probes []*Probe            `json:"probes"`
+	// Calibration is this host's cost model for the kinds of the diffs'
+	// false pairs, from which each measured change of a false pair is
+	// predicted; absent when no diff has one.
+	Calibration *costmodel.Calibration `json:"calibration,omitempty"`
 	// Verdicts pair each diff's static verdict per line size with what
 	// the probes measured for the same two layouts.
 	Verdicts []Verdict `json:"verdicts"`
+
+	// diffs are the comparisons behind Diffs, for the cost model.
+	diffs []*diff.Result
 }
 
 // Host is the machine and the kernel the report ran on.
@@ -159,10 +167,12 @@ type Comparison struct {
 	// Probe names the experiment, in a verdict's measured changes.
 	Probe string `json:"probe,omitempty"`
 	// Predicted is, in a verdict's measured changes, what the static
-	// diff says the probe should see (prediction); Disagrees flags a
-	// measurement that contradicts it.
-	Predicted string `json:"predicted,omitempty"`
-	Disagrees bool   `json:"disagrees,omitempty"`
+	// diff says the probe should see (prediction), and PredictedChange
+	// the cost model's figure where the change is one of false sharing;
+	// Disagrees flags a measurement that contradicts it.
+	Predicted       string   `json:"predicted,omitempty"`
+	PredictedChange *float64 `json:"predicted_change,omitempty"`
+	Disagrees       bool     `json:"disagrees,omitempty"`
 }
 
 func newComparison(path, old, new string, c stats.Comparison) Comparison {
@@ -276,7 +286,8 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 
 	// The measurements share what is left of the budget, in proportion
 	// to what each would take at the default settings.
-	plan := newPlan(sc, r.Host.Line, o.Budget-time.Since(start))
+	kinds := r.falseKinds()
+	plan := newPlan(sc, len(kinds), o.Budget-time.Since(start))
 	progress := func(step string) func(probe.Progress) {
 		return func(p probe.Progress) {
 			if o.Progress != nil {
@@ -309,6 +320,18 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 	if clocks.Interrupted || kernel.Interrupted {
 		r.interrupted()
 		return r.finish(start), nil
+	}
+
+	if len(kinds) > 0 {
+		cal, err := costmodel.Measure(ctx, kinds, probe.Options{Duration: plan.sweep, Count: plan.count, CPUs: o.CPUs, HostLine: r.Host.Line, Progress: progress("calibration")})
+		if ctx.Err() != nil {
+			r.interrupted()
+			return r.finish(start), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.Calibration = cal
 	}
 
 	for _, spec := range sc.Probes {
@@ -374,6 +397,7 @@ func (r *Report) Static(sc Scenario, lines []int64) error {
 			return err
 		}
 		r.Diffs = append(r.Diffs, render.NewDiffDocument(d))
+		r.diffs = append(r.diffs, d)
 	}
 	return nil
 }
@@ -390,6 +414,20 @@ func newSweep(sw *probe.SweepResult) *Sweep {
 	}
 	s.Kind, s.Distance, s.Verdict = in.Kind, in.Distance, in.Verdict(sw.Rounds, largest)
 	return s
+}
+
+// falseKinds are the operation kinds of the diffs' false pairs at the
+// line sizes the probes measure: what the calibration must measure.
+func (r *Report) falseKinds() []costmodel.Kinds {
+	var out []costmodel.Kinds
+	for _, line := range []int64{r.Host.Line, otherLine(r.Host.Line)} {
+		for _, k := range costmodel.FalseKinds(r.diffs, line) {
+			if !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
 }
 
 // runProbe runs one experiment natively or emulated.
@@ -459,7 +497,7 @@ func Predict(variants []probe.Variant, o probe.Options) []PredictedRow {
 // measured comparison of the same two variants, native or emulated at
 // that line size.
 func (r *Report) Judge() {
-	for _, d := range r.Diffs {
+	for di, d := range r.Diffs {
 		for _, line := range r.Lines {
 			// The gate's verdict at this line size (diff.GateRule).
 			v := Verdict{Old: d.Old, New: d.New, Line: line, Static: "same", Measured: []Comparison{}}
@@ -479,6 +517,11 @@ func (r *Report) Judge() {
 						var measurable bool
 						c.Predicted, measurable = prediction(d, line, c.Path, p.Stress)
 						c.Disagrees = disagrees(c, measurable)
+						if change, ok := r.modelled(di, line, c.Path, p.Stress); ok {
+							c.PredictedChange = &change
+							c.Predicted += fmt.Sprintf("; the cost model: %+.1f%%", 100*change)
+							c.Disagrees = !costmodel.Agrees(change, c.stats())
+						}
 						v.Measured = append(v.Measured, c)
 					}
 				}
@@ -486,6 +529,48 @@ func (r *Report) Judge() {
 			r.Verdicts = append(r.Verdicts, v)
 		}
 	}
+}
+
+// modelled is the cost model's prediction of a path's change between
+// the two layouts of a diff at a line size, at the first phase (where the
+// probe places the objects), where the change is one of false sharing
+// and the calibration prices it.
+func (r *Report) modelled(di int, line int64, path string, unthrottled bool) (float64, bool) {
+	if r.Calibration == nil {
+		return 0, false
+	}
+	var at *costmodel.PathChange
+	changes := r.Calibration.DiffChanges(r.diffs[di], line, unthrottled)
+	for i, pc := range changes {
+		if pc.Path == path && (at == nil || pc.Phase < at.Phase) {
+			at = &changes[i]
+		}
+	}
+	if at == nil || len(at.Uncalibrated) > 0 || !falseLinesDiffer(r.Diffs[di], line, at.Phase, path) {
+		return 0, false
+	}
+	return at.Change, true
+}
+
+// falseLinesDiffer reports whether a diff's row of a path changes its
+// falsely shared lines: the change the cost model prices.
+func falseLinesDiffer(d render.DiffDocument, line, phase int64, path string) bool {
+	for _, row := range d.Rows {
+		if row.Path == path && row.Line == line && row.Phase == phase {
+			return row.Old.FalseLines != row.New.FalseLines
+		}
+	}
+	return false
+}
+
+// stats is the comparison as the statistics package has it, for the
+// cost model's test of agreement.
+func (c Comparison) stats() stats.Comparison {
+	mde := math.Inf(1)
+	if c.MDE != nil {
+		mde = *c.MDE
+	}
+	return stats.Comparison{Delta: c.Delta, MDE: mde}
 }
 
 // prediction is what the static diff says a probe of the two layouts

@@ -2,9 +2,11 @@ package costmodel
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/mglayout/mglayout/layout/access"
+	"github.com/mglayout/mglayout/probe/stats"
 )
 
 // Kinds are what the two sides do: the writer to its word, the reader to
@@ -14,6 +16,19 @@ type Kinds struct {
 }
 
 func (k Kinds) String() string { return k.Writer.String() + "/" + k.Reader.String() }
+
+// AllKinds are the pairs a host's calibration measures for check and
+// diff: a writer that stores, adds or CASes, beside a reader that loads,
+// stores or adds.
+var AllKinds = func() []Kinds {
+	var out []Kinds
+	for _, w := range []access.Op{access.Write, access.Add, access.CAS} {
+		for _, r := range []access.Op{access.Read, access.Write, access.Add} {
+			out = append(out, Kinds{w, r})
+		}
+	}
+	return out
+}()
 
 // Calibration is one host's cost of a shared line, per pair of operation
 // kinds, as a calibration run measured it.
@@ -33,6 +48,13 @@ type Curve struct {
 	Writer string             `json:"writer_op"`
 	Reader string             `json:"reader_op"`
 	Rates  map[Relation]Rates `json:"rates"`
+	// Interferes is set when the reader ran significantly slower, by
+	// noiseFloor or more, on the writer's line than far from it (P, Holm
+	// over the calibration's curves): without it, the two seldom ran at
+	// once (other work on these CPUs), or a shared line costs this host
+	// nothing, and a prediction from the curve says so.
+	Interferes bool    `json:"interferes"`
+	P          float64 `json:"p"`
 }
 
 // Rates are both sides' medians at one relation, operations per second.
@@ -53,7 +75,8 @@ func (c *Calibration) Curve(k Kinds) *Curve {
 // Change is a predicted change of each side's rate, as a fraction:
 // positive where the side runs faster.
 type Change struct {
-	Reader, Writer float64
+	Reader float64 `json:"reader"`
+	Writer float64 `json:"writer"`
 }
 
 // Predict is the change when the writer's word moves from one relation
@@ -91,4 +114,30 @@ func (c *Calibration) Validate() error {
 		}
 	}
 	return nil
+}
+
+// Agrees reports whether a measurement agrees with a prediction: within
+// 25 % of the measured change, within the smallest change the
+// measurement could have seen, or within the few per cent by which two
+// runs of one loop differ on a shared host (noiseFloor).
+func Agrees(predicted float64, c stats.Comparison) bool {
+	diff := math.Abs(c.Delta - predicted)
+	return diff <= max(0.25*math.Abs(c.Delta), c.MDE, noiseFloor)
+}
+
+// noiseFloor is the change below which a measurement is no change: the
+// probe's own threshold for a slowdown that counts.
+const noiseFloor = 0.05
+
+// Caveats say, one per curve that saw no significant cost of a shared
+// line, why predictions from it may mean nothing.
+func (c *Calibration) Caveats() []string {
+	var out []string
+	for _, cv := range c.Curves {
+		if !cv.Interferes {
+			out = append(out, fmt.Sprintf("the calibration saw no significant cost of a shared line for %s/%s (p=%.3f): its two workers may seldom have run at once (other work on these CPUs?), and predictions from it mean little",
+				cv.Writer, cv.Reader, cv.P))
+		}
+	}
+	return out
 }

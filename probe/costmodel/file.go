@@ -14,7 +14,7 @@ func Load(file string) (*Calibration, error) {
 	}
 	c, err := Parse(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v (write one with mglayout confirm -save-calibration FILE)", file, err)
+		return nil, fmt.Errorf("%s: %v (write one with mglayout sweep -save-calibration FILE)", file, err)
 	}
 	return c, nil
 }

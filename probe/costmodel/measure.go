@@ -45,16 +45,25 @@ func Measure(ctx context.Context, kinds []Kinds, o probe.Options) (*Calibration,
 	}
 	c := &Calibration{Host: cpuid.CPU.BrandName, Line: o.HostLine, Rounds: res.Rounds, Duration: o.Duration.String()}
 	copy(c.CPUs[:], res.CPUs)
+	var family []stats.Comparison
 	for _, k := range kinds {
 		cv := &Curve{Writer: k.Writer.String(), Reader: k.Reader.String(), Rates: map[Relation]Rates{}}
+		samples := map[Relation][]float64{}
 		for _, r := range Relations {
 			cs := res.Find(variantName(k, r), "reader", false)
 			if cs == nil {
 				return nil, fmt.Errorf("the calibration measured no reader at %s for %s", r, k)
 			}
+			samples[r] = cs.Samples
 			cv.Rates[r] = Rates{Reader: stats.Summarize(cs.Samples).Median, Writer: stats.Summarize(cs.Writers["writer"]).Median}
 		}
 		c.Curves = append(c.Curves, cv)
+		family = append(family, stats.Compare(samples[Apart], samples[SameLine]))
+	}
+	stats.Holm(family)
+	for i, cv := range c.Curves {
+		cv.P = family[i].P
+		cv.Interferes = family[i].Significant() && family[i].Delta <= -noiseFloor
 	}
 	return c, nil
 }

@@ -23,14 +23,14 @@ type PairGain struct {
 	Uncalibrated string `json:"uncalibrated,omitempty"`
 }
 
-// Gains predicts every false pair of a case of the host's line size: a
-// rate-limited writer (a tick at 250/s) costs the reader in proportion to
-// its writes, each one a miss (Scaled).
-func (c *Calibration) Gains(o *sharing.Object, cs *sharing.Case) []PairGain {
+// Gains predicts every false pair of a case: of the host's line size, or
+// of a larger one that the probe emulates on the host's lines, where a
+// pair on one target line is a pair on one host line. A rate-limited
+// writer (a tick at 250/s) costs the reader in proportion to its writes,
+// each one a miss (Scaled); unthrottled prices every side as running as
+// fast as it can, as the probe's -stress runs them.
+func (c *Calibration) Gains(o *sharing.Object, cs *sharing.Case, unthrottled bool) []PairGain {
 	var out []PairGain
-	if cs.Line != c.Line {
-		return nil
-	}
 	for _, ls := range cs.Lines {
 		for _, p := range ls.Pairs {
 			if p.True {
@@ -43,7 +43,10 @@ func (c *Calibration) Gains(o *sharing.Object, cs *sharing.Case) []PairGain {
 			if err != nil {
 				g.Uncalibrated = err.Error()
 			} else {
-				g.Gain = c.Scaled(k, ch, w.Rate, other.Rate)
+				g.Gain = ch
+				if !unthrottled {
+					g.Gain = c.Scaled(k, ch, w.Rate, other.Rate)
+				}
 			}
 			out = append(out, g)
 		}
