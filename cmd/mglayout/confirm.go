@@ -53,8 +53,10 @@ A finding is "measured" when the fix speeds the reader up significantly;
 otherwise "not confirmed", with the smallest change the run could have
 seen. What it measures is what the layout costs here if the two run at
 once; that they do stays the analyzer's evidence, printed beside it.
-Findings it cannot replay (tables, pads, generic stand-ins, sides the probe
-cannot express) are listed with the reason.
+A finding of a table (FS1) is replayed as two workers writing elements 0
+and 1, as laid out and in elements padded to the largest line it holds
+at. Findings it cannot replay (pads, runs of variables, generic stand-ins,
+sides the probe cannot express) are listed with the reason.
 
 -format json writes each outcome beside its finding and the calibration;
 sarif writes every finding as vet -format sarif does, those measured

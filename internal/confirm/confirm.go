@@ -2,7 +2,9 @@
 // finding's own evidence (the hot member, a partner, what each side does
 // to them) it builds a probe experiment over the type's layout on this
 // host's GOARCH, as it is and with the members separated as suggest
-// orders or pads them, and measures the reader beside the writer in both, interleaved.
+// orders or pads them, and measures the reader beside the writer in both,
+// interleaved. A finding of a table (FS1) is replayed as two writers of
+// neighbouring elements, as laid out and padded apart.
 //
 // What it measures is what the layout costs here if the two sides run at
 // once; that they do run at once stays the analyzer's evidence, and a
@@ -16,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/falsesharing"
 	"github.com/mglayout/mglayout/layout/sharing"
@@ -47,6 +50,9 @@ type Experiment struct {
 	// From and To are where the writer's word lies from the reader's on
 	// the host's lines, as is and fixed.
 	From, To costmodel.Relation
+	// Stride is, for a table, the padded element the fix gives it; 0 for
+	// a pair of members.
+	Stride int64
 }
 
 // Kinds are the operation kinds of the experiment's two sides.
@@ -67,7 +73,7 @@ func (e *Experiment) Kinds() costmodel.Kinds {
 // apart at every line size, a fix that suggest cannot make.
 func Plan(f *falsesharing.Finding, obj *sharing.Object, hostLine int64, emulate bool) (*Experiment, error) {
 	if len(f.Partners) == 0 {
-		return nil, fmt.Errorf("a finding of no pair of members (%s): nothing two workers can replay", f.Rule.Name)
+		return planTable(f, obj, hostLine)
 	}
 	partner := f.Partners[0]
 	// A declared finding (padding, a directive) names no operation: its
@@ -129,14 +135,77 @@ func Plan(f *falsesharing.Finding, obj *sharing.Object, hostLine int64, emulate 
 		return nil, fmt.Errorf("suggest finds no order or padding that separates %s and %s", f.Member, partner)
 	}
 	e.Fixed = asIs.Relaid(r.Suggested)
+	e.placeFixed()
+	return e, nil
+}
+
+// placeFixed decides the phases both layouts run at, and where the two
+// sides' words lie from each other in each.
+func (e *Experiment) placeFixed() {
 	e.AsIsPhase, e.FixedPhase = e.Phase, e.Phase
 	if phases, _ := e.Fixed.Phases(e.Line); !slices.Contains(phases, e.Phase) {
 		// One phase serves both layouts in a probe run: where the fix
 		// cannot start where the type does, each starts at its first.
-		asIsPhases, _ := asIs.Phases(e.Line)
+		asIsPhases, _ := e.AsIs.Phases(e.Line)
 		e.Phase, e.AsIsPhase, e.FixedPhase = -1, asIsPhases[0], phases[0]
 	}
 	e.From, e.To = e.relation(e.AsIs, e.AsIsPhase), e.relation(e.Fixed, e.FixedPhase)
+}
+
+// planTable makes a finding of a table (FS1: CPUs writing neighbouring
+// elements) into an experiment: two workers doing the finding's write to
+// elements 0 and 1, in the type's layout on this host at a phase where
+// the two share a host line, and in a table of two elements padded to the
+// largest line the finding holds at, which runs at the same phase.
+func planTable(f *falsesharing.Finding, obj *sharing.Object, hostLine int64) (*Experiment, error) {
+	// A table's finding names those that write its elements as users.
+	sides := append(f.Writers[:len(f.Writers):len(f.Writers)], f.Users...)
+	field := obj.Layout.Field(f.Member)
+	if field == nil || field.Kind != layout.KindArray || field.Len < 2 || len(sides) == 0 {
+		return nil, fmt.Errorf("a finding of no pair of members (%s): nothing two workers can replay", f.Rule.Name)
+	}
+	first, second := f.Member+"[0]", f.Member+"[1]"
+	writer, err := path("writer", sides[0].Does, first)
+	if err != nil {
+		return nil, err
+	}
+	neighbour, err := path("reader", sides[0].Does, second)
+	if err != nil {
+		return nil, err
+	}
+	asIs := &sharing.Object{Layout: obj.Layout, Paths: []*access.Path{writer, neighbour}, Placement: obj.Placement}
+	a, err := sharing.Analyze([]*sharing.Object{asIs}, []int64{hostLine})
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(a.Objects[0].Cases, func(c sharing.Case) bool { return len(c.FalsePairs()) > 0 })
+	if i < 0 {
+		return nil, fmt.Errorf("on this host's GOARCH, elements 0 and 1 of %s share no %d-byte line at any phase", f.Member, hostLine)
+	}
+	stride := hostLine
+	for _, h := range f.Holds {
+		stride = max(stride, h.Line)
+	}
+	elem := field.Size / field.Len
+	stride = (elem + stride - 1) / stride * stride
+	// The fix: two elements of the table's element size, stride bytes
+	// apart, each side doing the same to its own.
+	padded := &layout.Struct{Name: obj.Layout.Name, Source: obj.Layout.Source, Arch: obj.Layout.Arch, Size: 2 * stride, Align: obj.Layout.Align, Decl: obj.Layout.Decl}
+	var fixedPaths []*access.Path
+	for i, p := range []*access.Path{writer, neighbour} {
+		name := fmt.Sprintf("element%d", i)
+		padded.Fields = append(padded.Fields, layout.Field{Path: name, Name: name, Type: fmt.Sprintf("[%d]byte", elem), Offset: int64(i) * stride, Size: elem, Align: field.Align, Kind: layout.KindScalar, Parent: -1})
+		fp, _ := path(p.Name, sides[0].Does, name)
+		fixedPaths = append(fixedPaths, fp)
+	}
+	if err := padded.Validate(); err != nil {
+		return nil, err
+	}
+	e := &Experiment{Finding: f, Writer: writer, Reader: neighbour, AsIs: asIs, Line: hostLine, HostLine: hostLine, Phase: a.Objects[0].Cases[i].Phase,
+		// Padded alone, the two elements start where the table does.
+		Fixed:  &sharing.Object{Layout: padded, Paths: fixedPaths},
+		Stride: stride}
+	e.placeFixed()
 	return e, nil
 }
 
@@ -156,9 +225,9 @@ func joinLines(lines []int64) string {
 // line's words into a host line of its own, two host lines from the
 // next.
 func (e *Experiment) relation(o *sharing.Object, phase int64) costmodel.Relation {
-	w, r := o.Layout.Field(e.Writer.Accesses[0].Member), o.Layout.Field(e.Reader.Accesses[0].Member)
+	w, r := span(o, e.Writer.Name), span(o, e.Reader.Name)
 	between := func(line int64) costmodel.Relation {
-		return costmodel.RelationOfSpans(phase+w.Offset, phase+w.End(), phase+r.Offset, phase+r.End(), line)
+		return costmodel.RelationOfSpans(phase+w.Offset, phase+w.End, phase+r.Offset, phase+r.End, line)
 	}
 	if !e.Emulated {
 		return between(e.HostLine)
@@ -167,6 +236,16 @@ func (e *Experiment) relation(o *sharing.Object, phase int64) costmodel.Relation
 		return costmodel.SameLine
 	}
 	return costmodel.Apart
+}
+
+// span is the bytes that one side of an object, by name, touches.
+func span(o *sharing.Object, name string) access.Touch {
+	i := slices.IndexFunc(o.Paths, func(p *access.Path) bool { return p.Name == name })
+	ts, err := access.Resolve(o.Paths[i], o.Layout)
+	if err != nil || len(ts) == 0 {
+		panic(fmt.Sprintf("confirm: %s in %s: %v", o.Paths[i], o.Layout.Name, err))
+	}
+	return ts[0]
 }
 
 // path is one side of a finding as an access path on one CPU, running
@@ -264,6 +343,15 @@ func Run(ctx context.Context, exps []*Experiment, o probe.Options, cal *costmode
 	return out, nil
 }
 
+// measuredSide names the side measured: the reader beside the writer,
+// or in a table the second writer beside the first.
+func (e *Experiment) measuredSide() string {
+	if e.Stride > 0 {
+		return "the writer of element 1 beside that of element 0"
+	}
+	return "the reader beside the writer"
+}
+
 // Describe says what a finding's experiment replays, in a line.
 func (e *Experiment) Describe() string {
 	at := fmt.Sprintf("%d B phase %d", e.Line, e.Phase)
@@ -272,6 +360,10 @@ func (e *Experiment) Describe() string {
 	}
 	if e.Emulated {
 		at += fmt.Sprintf(" (emulated on %d-byte lines)", e.HostLine)
+	}
+	if e.Stride > 0 {
+		return fmt.Sprintf("%s.%s, elements 0 and 1, at %s: two writers that %s; fixed: elements padded to %d bytes",
+			e.Finding.Object, e.Finding.Member, at, e.Writer.Accesses[0].Op, e.Stride)
 	}
 	return fmt.Sprintf("%s.%s beside %s at %s: the writer %s, the reader %s; fixed: %s",
 		e.Finding.Object, e.Finding.Member, e.Finding.Partners[0], at,

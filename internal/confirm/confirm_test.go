@@ -72,7 +72,7 @@ func TestPlanRefuses(t *testing.T) {
 		gap  int64
 		want string
 	}{
-		{noPair, 0, "no pair of members"},
+		{noPair, 0, "no pair of members"}, // a member that is no table
 		{finding("locks"), 0, "cannot replay a side that locks requests"},
 		{far, 120, "share no line at any phase of 64 or 128 bytes"},
 	} {
@@ -152,5 +152,36 @@ func TestPlanNative(t *testing.T) {
 	}
 	if e.From != costmodel.AdjacentLine || e.To != costmodel.Apart {
 		t.Errorf("relations %q → %q, want adjacent line → apart", e.From, e.To)
+	}
+}
+
+// TestPlanTable checks a finding of a table: two writers on elements 0
+// and 1, which share a line as laid out, and in the fix two elements
+// padded to the largest line the finding holds at, at the same phase.
+func TestPlanTable(t *testing.T) {
+	s := &layout.Struct{Name: "p.Counters", Source: layout.SourceGo, Arch: "amd64", Size: 64, Align: 8, Decl: "Counters", Fields: []layout.Field{
+		{Path: "slots", Name: "slots", Type: "[8]uint64", Offset: 0, Size: 64, Align: 8, Kind: layout.KindArray, Len: 8, Parent: -1},
+	}}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	f := &falsesharing.Finding{Rule: falsesharing.Rules[0], Object: "Counters", Member: "slots",
+		Users: []falsesharing.Side{{Op: "(*Counters).Inc", Does: "updates", Member: "an element of slots"}},
+		Holds: []falsesharing.Holding{{GOARCH: "amd64", Line: 64}, {GOARCH: "arm64", Line: 128}}}
+	e, err := Plan(f, &sharing.Object{Layout: s}, 64, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.Writer.String() + "; " + e.Reader.String(); got != "writer cpus=1 rate=hot add=slots[0]; reader cpus=1 rate=hot add=slots[1]" {
+		t.Errorf("paths %q", got)
+	}
+	if e.Stride != 128 || e.Fixed.Layout.Size != 256 || e.Phase != 0 || e.FixedPhase != 0 {
+		t.Errorf("stride %d, fixed size %d, phases %d and %d; want 128, 256, 0 and 0", e.Stride, e.Fixed.Layout.Size, e.Phase, e.FixedPhase)
+	}
+	if e.From != costmodel.SameLine || e.To != costmodel.Apart {
+		t.Errorf("relations %q → %q, want same line → apart", e.From, e.To)
+	}
+	if !strings.Contains(e.Describe(), "elements 0 and 1") {
+		t.Errorf("Describe() = %q", e.Describe())
 	}
 }

@@ -43,8 +43,8 @@ func WriteText(w io.Writer, cal *costmodel.Calibration, outs []Outcome, skipped 
 		var verdict string
 		switch {
 		case o.Measured:
-			verdict = fmt.Sprintf("measured: the reader beside the writer runs %+.1f%% with the fix (p=%.3f over %d %s, n=%d+%d)",
-				100*c.Delta, c.P, c.Tests, plural(c.Tests, "finding", "findings"), c.N1, c.N2)
+			verdict = fmt.Sprintf("measured: %s runs %+.1f%% with the fix (p=%.3f over %d %s, n=%d+%d)",
+				o.measuredSide(), 100*c.Delta, c.P, c.Tests, plural(c.Tests, "finding", "findings"), c.N1, c.N2)
 		case c.Significant():
 			verdict = fmt.Sprintf("not confirmed: the fix makes the reader %+.1f%% (p=%.3f, n=%d+%d), slower, not faster", 100*c.Delta, c.P, c.N1, c.N2)
 		default:
