@@ -160,11 +160,22 @@ func (e *Experiment) placeFixed() {
 func planTable(f *falsesharing.Finding, obj *sharing.Object, hostLine int64) (*Experiment, error) {
 	// A table's finding names those that write its elements as users.
 	sides := append(f.Writers[:len(f.Writers):len(f.Writers)], f.Users...)
-	field := obj.Layout.Field(f.Member)
-	if field == nil || field.Kind != layout.KindArray || field.Len < 2 || len(sides) == 0 {
+	if len(sides) == 0 {
 		return nil, fmt.Errorf("a finding of no pair of members (%s): nothing two workers can replay", f.Rule.Name)
 	}
 	first, second := f.Member+"[0]", f.Member+"[1]"
+	elem, align, layoutOf := int64(0), int64(8), obj.Layout
+	switch field := obj.Layout.Field(f.Member); {
+	case field != nil && field.Kind == layout.KindArray && field.Len >= 2:
+		elem, align = field.Size/field.Len, field.Align
+	case f.Element > 0 && f.Stride >= f.Element:
+		// The elements lie elsewhere (a slice's backing array, objects
+		// allocated one by one): two of them, Stride bytes apart.
+		first, second, elem = "element0", "element1", f.Element
+		layoutOf = twoElements(obj.Layout, f.Element, f.Stride, align)
+	default:
+		return nil, fmt.Errorf("a finding of no pair of members and no table of elements to lay out (%s): nothing two workers can replay", f.Rule.Name)
+	}
 	writer, err := path("writer", sides[0].Does, first)
 	if err != nil {
 		return nil, err
@@ -173,7 +184,10 @@ func planTable(f *falsesharing.Finding, obj *sharing.Object, hostLine int64) (*E
 	if err != nil {
 		return nil, err
 	}
-	asIs := &sharing.Object{Layout: obj.Layout, Paths: []*access.Path{writer, neighbour}, Placement: obj.Placement}
+	asIs := &sharing.Object{Layout: layoutOf, Paths: []*access.Path{writer, neighbour}, Placement: obj.Placement}
+	if layoutOf != obj.Layout {
+		asIs.Placement = nil
+	}
 	a, err := sharing.Analyze([]*sharing.Object{asIs}, []int64{hostLine})
 	if err != nil {
 		return nil, err
@@ -186,20 +200,14 @@ func planTable(f *falsesharing.Finding, obj *sharing.Object, hostLine int64) (*E
 	for _, h := range f.Holds {
 		stride = max(stride, h.Line)
 	}
-	elem := field.Size / field.Len
 	stride = (elem + stride - 1) / stride * stride
 	// The fix: two elements of the table's element size, stride bytes
 	// apart, each side doing the same to its own.
-	padded := &layout.Struct{Name: obj.Layout.Name, Source: obj.Layout.Source, Arch: obj.Layout.Arch, Size: 2 * stride, Align: obj.Layout.Align, Decl: obj.Layout.Decl}
+	padded := twoElements(obj.Layout, elem, stride, align)
 	var fixedPaths []*access.Path
 	for i, p := range []*access.Path{writer, neighbour} {
-		name := fmt.Sprintf("element%d", i)
-		padded.Fields = append(padded.Fields, layout.Field{Path: name, Name: name, Type: fmt.Sprintf("[%d]byte", elem), Offset: int64(i) * stride, Size: elem, Align: field.Align, Kind: layout.KindScalar, Parent: -1})
-		fp, _ := path(p.Name, sides[0].Does, name)
+		fp, _ := path(p.Name, sides[0].Does, fmt.Sprintf("element%d", i))
 		fixedPaths = append(fixedPaths, fp)
-	}
-	if err := padded.Validate(); err != nil {
-		return nil, err
 	}
 	e := &Experiment{Finding: f, Writer: writer, Reader: neighbour, AsIs: asIs, Line: hostLine, HostLine: hostLine, Phase: a.Objects[0].Cases[i].Phase,
 		// Padded alone, the two elements start where the table does.
@@ -207,6 +215,17 @@ func planTable(f *falsesharing.Finding, obj *sharing.Object, hostLine int64) (*E
 		Stride: stride}
 	e.placeFixed()
 	return e, nil
+}
+
+// twoElements is the layout of two elements of a table of s, each of
+// elem bytes, stride bytes apart.
+func twoElements(s *layout.Struct, elem, stride, align int64) *layout.Struct {
+	out := &layout.Struct{Name: s.Name, Source: s.Source, Arch: s.Arch, Size: stride + elem, Align: align, Decl: s.Decl}
+	for i := range int64(2) {
+		name := fmt.Sprintf("element%d", i)
+		out.Fields = append(out.Fields, layout.Field{Path: name, Name: name, Type: fmt.Sprintf("[%d]byte", elem), Offset: i * stride, Size: elem, Align: align, Kind: layout.KindScalar, Parent: -1})
+	}
+	return out
 }
 
 // joinLines spells line sizes as "64 or 128".

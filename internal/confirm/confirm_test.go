@@ -72,7 +72,7 @@ func TestPlanRefuses(t *testing.T) {
 		gap  int64
 		want string
 	}{
-		{noPair, 0, "no pair of members"}, // a member that is no table
+		{noPair, 0, "no pair of members and no table"},
 		{finding("locks"), 0, "cannot replay a side that locks requests"},
 		{far, 120, "share no line at any phase of 64 or 128 bytes"},
 	} {
@@ -175,13 +175,34 @@ func TestPlanTable(t *testing.T) {
 	if got := e.Writer.String() + "; " + e.Reader.String(); got != "writer cpus=1 rate=hot add=slots[0]; reader cpus=1 rate=hot add=slots[1]" {
 		t.Errorf("paths %q", got)
 	}
-	if e.Stride != 128 || e.Fixed.Layout.Size != 256 || e.Phase != 0 || e.FixedPhase != 0 {
-		t.Errorf("stride %d, fixed size %d, phases %d and %d; want 128, 256, 0 and 0", e.Stride, e.Fixed.Layout.Size, e.Phase, e.FixedPhase)
+	if e.Stride != 128 || e.Fixed.Layout.Field("element1").Offset != 128 || e.Phase != 0 || e.FixedPhase != 0 {
+		t.Errorf("stride %d, element 1 at %d, phases %d and %d; want 128, 128, 0 and 0", e.Stride, e.Fixed.Layout.Field("element1").Offset, e.Phase, e.FixedPhase)
 	}
 	if e.From != costmodel.SameLine || e.To != costmodel.Apart {
 		t.Errorf("relations %q → %q, want same line → apart", e.From, e.To)
 	}
 	if !strings.Contains(e.Describe(), "elements 0 and 1") {
 		t.Errorf("Describe() = %q", e.Describe())
+	}
+}
+
+// TestPlanSliceTable checks a table whose elements the type does not
+// hold (a slice's backing array): two elements of the finding's element
+// size at its stride, as laid out, and padded apart.
+func TestPlanSliceTable(t *testing.T) {
+	s := &layout.Struct{Name: "p.Queue", Source: layout.SourceGo, Arch: "amd64", Size: 24, Align: 8, Decl: "Queue", Fields: []layout.Field{
+		{Path: "ring", Name: "ring", Type: "[]slot", Offset: 0, Size: 24, Align: 8, Parent: -1},
+	}}
+	f := &falsesharing.Finding{Rule: falsesharing.Rules[0], Object: "Queue", Member: "ring", Element: 24, Stride: 24,
+		Users: []falsesharing.Side{{Op: "(*Queue).Push", Does: "stores", Member: "an element of ring"}}}
+	e, err := Plan(f, &sharing.Object{Layout: s}, 64, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.Writer.String() + "; " + e.Reader.String(); got != "writer cpus=1 rate=hot write=element0; reader cpus=1 rate=hot write=element1" {
+		t.Errorf("paths %q", got)
+	}
+	if e.AsIs.Layout.Field("element1").Offset != 24 || e.Stride != 64 || e.From != costmodel.SameLine || e.To != costmodel.AdjacentLine {
+		t.Errorf("element 1 at %d, padded to %d, %q → %q; want 24, 64, same line → adjacent line", e.AsIs.Layout.Field("element1").Offset, e.Stride, e.From, e.To)
 	}
 }

@@ -310,6 +310,7 @@ func (c *checker) reportFinding(f *finding) {
 	line, arch := f.maxLine()
 	s := f.layouts[arch]
 	d := analysis.Diagnostic{Category: f.rule.ID, URL: f.rule.URL()}
+	var element, stride int64 // a table's, as data
 	at := func(member string) token.Pos {
 		if f.pos.IsValid() {
 			return f.pos
@@ -324,8 +325,10 @@ func (c *checker) reportFinding(f *finding) {
 	case f.rule == ShardStride:
 		arr := s.Field(f.a)
 		elem := arr.Size / max(arr.Len, 1)
+		element, stride = elem, elem
 		d.Pos = at(f.a)
 		if r := f.objects; r != nil {
+			element, stride = r.size, r.stride
 			d.Message = fmt.Sprintf("%s objects are %d bytes, in the allocator's %d-byte size class: allocated one by one (in %s) they sit %d bytes apart, so the hot members of neighbours share lines (%s) and the CPUs writing them false-share; pad %s to %d bytes: %s",
 				f.tn.Name(), r.size, r.stride, r.where, r.stride, f.whereText(), f.tn.Name(), roundUp(r.size, line), f.why)
 			break
@@ -337,7 +340,9 @@ func (c *checker) reportFinding(f *finding) {
 				f.a, elem, f.whereText(), roundUp(elem, line))
 			d.SuggestedFixes = c.padElementFix(f, arr, elem, line)
 			d.Message += " (" + ShortPadding.ID + ", " + f.tier.String() + ")"
-			c.report(d, f.data(ShortPadding))
+			data := f.data(ShortPadding)
+			data.Element, data.Stride = element, stride
+			c.report(d, data)
 			return
 		}
 		if elem < line {
@@ -383,7 +388,9 @@ func (c *checker) reportFinding(f *finding) {
 		d.SuggestedFixes = c.growPadFix(f, s, line)
 	}
 	d.Message += " (" + f.rule.ID + ", " + f.tier.String() + ")"
-	c.report(d, f.data(f.rule))
+	data := f.data(f.rule)
+	data.Element, data.Stride = element, stride
+	c.report(d, data)
 }
 
 // joinWords joins names as prose: "a", "a and b", "a, b and c".

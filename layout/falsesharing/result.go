@@ -38,6 +38,11 @@ type Finding struct {
 	// Declared says, in words, what declares the members apart where a
 	// declaration does: padding, a directive.
 	Declared []string `json:"declared,omitempty"`
+	// Element and Stride are, for a table (FS1, FS4 of a table), the
+	// bytes of one element, or of one of the objects allocated one by
+	// one, and how far apart neighbours start; 0 otherwise.
+	Element int64 `json:"element,omitempty"`
+	Stride  int64 `json:"stride,omitempty"`
 	// Holds lists where the finding holds: per GOARCH and line size, the
 	// phases (bytes into a line where the object starts) at which it
 	// shows, of all the phases the object can start at.
