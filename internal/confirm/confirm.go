@@ -53,6 +53,9 @@ type Experiment struct {
 	// Stride is, for a table, the padded element the fix gives it; 0 for
 	// a pair of members.
 	Stride int64
+	// FixedMoved is set when the fix, placed as the type is, could not
+	// start at Phase, and is replayed there all the same.
+	FixedMoved bool
 }
 
 // Kinds are the operation kinds of the experiment's two sides.
@@ -142,6 +145,11 @@ func Plan(f *falsesharing.Finding, obj *sharing.Object, hostLine int64, emulate 
 // placeFixed decides the phases both layouts run at, and where the two
 // sides' words lie from each other in each.
 func (e *Experiment) placeFixed() {
+	if phases, _ := e.Fixed.Phases(e.Line); !slices.Contains(phases, e.Phase) && e.Phase%e.Fixed.Layout.Align == 0 {
+		// The fix would start elsewhere (another size class): replayed
+		// where the type starts, the two layouts compare alone.
+		e.Fixed, e.FixedMoved = &sharing.Object{Layout: e.Fixed.Layout, Paths: e.Fixed.Paths}, true
+	}
 	e.AsIsPhase, e.FixedPhase = e.Phase, e.Phase
 	if phases, _ := e.Fixed.Phases(e.Line); !slices.Contains(phases, e.Phase) {
 		// One phase serves both layouts in a probe run: where the fix
@@ -379,6 +387,9 @@ func (e *Experiment) Describe() string {
 	}
 	if e.Emulated {
 		at += fmt.Sprintf(" (emulated on %d-byte lines)", e.HostLine)
+	}
+	if e.FixedMoved {
+		at += " (the fix too, though its size class would start it elsewhere)"
 	}
 	if e.Stride > 0 {
 		return fmt.Sprintf("%s.%s, elements 0 and 1, at %s: two writers that %s; fixed: elements padded to %d bytes",

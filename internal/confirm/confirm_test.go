@@ -1,6 +1,7 @@
 package confirm
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/access"
 	"github.com/mglayout/mglayout/layout/falsesharing"
+	"github.com/mglayout/mglayout/layout/placement"
 	"github.com/mglayout/mglayout/layout/sharing"
 	"github.com/mglayout/mglayout/probe/costmodel"
 	"github.com/mglayout/mglayout/probe/stats"
@@ -204,5 +206,30 @@ func TestPlanSliceTable(t *testing.T) {
 	}
 	if e.AsIs.Layout.Field("element1").Offset != 24 || e.Stride != 64 || e.From != costmodel.SameLine || e.To != costmodel.AdjacentLine {
 		t.Errorf("element 1 at %d, padded to %d, %q → %q; want 24, 64, same line → adjacent line", e.AsIs.Layout.Field("element1").Offset, e.Stride, e.From, e.To)
+	}
+}
+
+// TestPlanFixedMoved checks that a fix whose size class cannot start at
+// the phase where the finding holds (a 128-byte heap object starts only
+// at 0 of a 64-byte line) is replayed at that phase all the same, so that
+// the two layouts compare alone.
+func TestPlanFixedMoved(t *testing.T) {
+	e, err := Plan(finding("updates"), pair(t, 0), 64, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	heap := placement.Policy{placement.Heap}
+	fixed := pair(t, 112) // 128 bytes, limit at 120
+	fixed.Paths, fixed.Placement = e.Fixed.Paths, heap
+	if phases, _ := fixed.Phases(64); !slices.Equal(phases, []int64{0}) {
+		t.Fatalf("a 128-byte heap object starts at %v of a 64-byte line, want 0 only", phases)
+	}
+	e.Fixed, e.Phase = fixed, 16
+	e.placeFixed()
+	if !e.FixedMoved || e.Phase != 16 || e.AsIsPhase != 16 || e.FixedPhase != 16 {
+		t.Errorf("moved %v, phases %d, %d and %d; want the fix replayed at 16", e.FixedMoved, e.Phase, e.AsIsPhase, e.FixedPhase)
+	}
+	if !strings.Contains(e.Describe(), "its size class would start it elsewhere") {
+		t.Errorf("Describe() = %q", e.Describe())
 	}
 }
