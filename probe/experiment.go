@@ -265,6 +265,11 @@ func (r *Result) dropPartialRound(round int) {
 	}
 }
 
+// ErrWritersCPUs is the error, wrapped, of a path whose writers and
+// itself need more CPUs than are usable: each command names its own way
+// out (fewer writers, more CPUs).
+var ErrWritersCPUs = errors.New("too few CPUs for the writers")
+
 // ErrTooFewCPUs is the error, wrapped, of a probe given fewer than 2
 // usable CPUs: a machine's limit, not a mistake in the command line.
 var ErrTooFewCPUs = errors.New("the probe needs at least 2 CPUs to make two of them share a line")
@@ -311,8 +316,8 @@ func (c *Case) assign(p *variantPlan, cpus []int, o Options) (writers map[string
 			continue
 		}
 		if next >= len(cpus)-1 {
-			return nil, nil, fmt.Errorf("%s: measuring %s beside %d writer paths needs %d CPUs, but %d are usable (choose the writers with -writers, or more CPUs with -cpus)",
-				p.v.Name, c.Path.Name, len(writers)+1, len(writers)+2, len(cpus))
+			return nil, nil, fmt.Errorf("%w: %s: measuring %s beside %d writer paths needs %d CPUs, but %d are usable",
+				ErrWritersCPUs, p.v.Name, c.Path.Name, len(writers)+1, len(writers)+2, len(cpus))
 		}
 		writers[w.Name] = cpus[next]
 		next++

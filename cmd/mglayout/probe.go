@@ -2,6 +2,7 @@ package main
 
 import (
 	gocontext "context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -117,6 +118,9 @@ func probeFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		defer stop()
 		o.Progress = ctx.RoundProgress()
 		r, err := probe.Run(run, variants, o)
+		if errors.Is(err, probe.ErrWritersCPUs) {
+			return cli.Usagef("%v (choose the writers with -writers, or more CPUs with -cpus)", err)
+		}
 		if err != nil {
 			return cli.Usagef("%v", err)
 		}

@@ -57,6 +57,19 @@ func (h hostProbe) run(ctx *cli.Context, args []string) error {
 		}
 		out.Kernel = r
 	}
+	if err := h.write(ctx, out); err != nil {
+		return err
+	}
+	if run.Err() != nil {
+		// Interrupted: what was measured is printed, marked so.
+		return cli.ErrInterrupted
+	}
+	return nil
+}
+
+// write prints what was measured: as JSON, or as the tables and the
+// nearest model's verdicts.
+func (h hostProbe) write(ctx *cli.Context, out hostProbeJSON) error {
 	if h.json {
 		return cli.WriteJSON(ctx.Stdout, out)
 	}

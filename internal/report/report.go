@@ -275,18 +275,20 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 	if err := r.Static(sc, o.Lines); err != nil {
 		return nil, err
 	}
-	// On one CPU nothing can be measured, but the static part stands.
-	if _, err := probe.UsableCPUs(o.CPUs); errors.Is(err, probe.ErrTooFewCPUs) {
-		r.Complete = false
-		r.Incomplete = "not measured: " + err.Error()
-		return r.finish(start), nil
-	} else if err != nil {
-		return nil, err
+	// On one CPU no line can be shared between two, but the static part
+	// stands, and the clock reads and the pipe workloads run on one.
+	_, cpuErr := probe.UsableCPUs(o.CPUs)
+	oneCPU := errors.Is(cpuErr, probe.ErrTooFewCPUs)
+	if cpuErr != nil && !oneCPU {
+		return nil, cpuErr
 	}
 
 	// The measurements share what is left of the budget, in proportion
 	// to what each would take at the default settings.
 	kinds := r.falseKinds()
+	if oneCPU {
+		sc.Probes, kinds = nil, nil
+	}
 	plan := newPlan(sc, len(kinds), o.Budget-time.Since(start))
 	progress := func(step string) func(probe.Progress) {
 		return func(p probe.Progress) {
@@ -294,6 +296,16 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 				o.Progress(Progress{Elapsed: time.Since(start), Budget: o.Budget, Step: step, Progress: p})
 			}
 		}
+	}
+	if oneCPU {
+		r.Complete = false
+		r.Incomplete = "one CPU: " + cpuErr.Error() + "; the interference sweep and the probes need a second CPU, and are not here; the static verdicts, the clock reads and the pipe workloads are"
+		if done, err := r.hostMeasurements(ctx, plan, o, progress); err != nil {
+			return nil, err
+		} else if !done {
+			r.interrupted()
+		}
+		return r.finish(start), nil
 	}
 
 	sw, err := probe.Sweep(ctx, probe.SweepOptions{Max: 256, Step: 16, Far: 4096, Duration: plan.sweep, Count: plan.count, CPUs: o.CPUs,
@@ -307,17 +319,9 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 		return r.finish(start), nil
 	}
 
-	clocks, err := probe.Clocks(ctx, probe.ClockOptions{Duration: plan.sweep, Count: plan.count, CPUs: o.CPUs, Progress: progress("clocks")})
-	if err != nil {
+	if done, err := r.hostMeasurements(ctx, plan, o, progress); err != nil {
 		return nil, err
-	}
-	r.Clocks = clocks
-	kernel, err := probe.Kernel(ctx, probe.KernelOptions{Duration: plan.probe, Count: plan.count, CPUs: o.CPUs, Progress: progress("kernel")})
-	if err != nil {
-		return nil, err
-	}
-	r.Kernel = kernel
-	if clocks.Interrupted || kernel.Interrupted {
+	} else if !done {
 		r.interrupted()
 		return r.finish(start), nil
 	}
@@ -343,13 +347,30 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 			r.Probes = append(r.Probes, p)
 			if interrupted {
 				r.interrupted()
-				r.Judge()
 				return r.finish(start), nil
 			}
 		}
 	}
-	r.Judge()
 	return r.finish(start), nil
+}
+
+// hostMeasurements measures the clock reads and the pipe workloads,
+// which need one CPU; false when interrupted.
+func (r *Report) hostMeasurements(ctx context.Context, plan *plan, o Options, progress func(string) func(probe.Progress)) (bool, error) {
+	clocks, err := probe.Clocks(ctx, probe.ClockOptions{Duration: plan.sweep, Count: plan.count, CPUs: o.CPUs, Progress: progress("clocks")})
+	if err != nil {
+		return false, err
+	}
+	r.Clocks = clocks
+	if clocks.Interrupted {
+		return false, nil
+	}
+	kernel, err := probe.Kernel(ctx, probe.KernelOptions{Duration: plan.probe, Count: plan.count, CPUs: o.CPUs, Progress: progress("kernel")})
+	if err != nil {
+		return false, err
+	}
+	r.Kernel = kernel
+	return !kernel.Interrupted, nil
 }
 
 func (r *Report) interrupted() {
@@ -357,7 +378,10 @@ func (r *Report) interrupted() {
 	r.Incomplete = "interrupted: the sections hold the rounds completed before the interruption"
 }
 
+// finish judges what was measured, whatever it is (the static verdicts
+// need no measurement), and notes the time taken.
 func (r *Report) finish(start time.Time) *Report {
+	r.Judge()
 	r.Seconds = math.Round(time.Since(start).Seconds()*10) / 10
 	return r
 }
@@ -451,6 +475,9 @@ func (r *Report) runProbe(ctx context.Context, spec ProbeSpec, emulated bool, pl
 		// not fit the emulation) is a fact of this host, not a failure
 		// of the report.
 		p.Skipped = err.Error()
+		if errors.Is(err, probe.ErrWritersCPUs) {
+			p.Skipped += " (run the report with more CPUs, -cpus)"
+		}
 		return p, false, nil
 	}
 	p.Rounds, p.Seconds = res.Rounds, o.Duration.Seconds()
