@@ -49,6 +49,7 @@ func reportFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 	budget := fs.Duration("budget", 90*time.Second, "time the whole report may take")
 	lines := fs.String("lines", "", "line sizes of the static analysis (default 64, 128 and the host's)")
 	cpus := fs.String("cpus", "", "CPUs to use, e.g. 0-3 (default: the affinity mask)")
+	from := fs.String("from", "", "render a report.json written earlier, here or on another machine, instead of measuring")
 	return func(ctx *cli.Context, args []string) error {
 		if *budget < 10*time.Second {
 			return cli.Usagef("-budget %v is too short for a report; give it at least 10s", *budget)
@@ -63,6 +64,9 @@ func reportFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		doc, err := format.Name()
 		if err != nil {
 			return err
+		}
+		if *from != "" {
+			return rerender(ctx, *from, args, toStdout, doc, *out)
 		}
 		lineSizes, err := cli.LineSizes(*lines)
 		if err != nil {
@@ -104,6 +108,30 @@ func reportFlags(fs *flag.FlagSet) func(*cli.Context, []string) error {
 		}
 		return nil
 	}
+}
+
+// rerender renders a recorded report.json in the formats asked for: its
+// conclusions follow from the verdicts it recorded, as the report's do.
+func rerender(ctx *cli.Context, file string, args []string, toStdout bool, doc, out string) error {
+	if len(args) > 0 {
+		return cli.Usagef("-from %s renders a report already made; drop %s", file, strings.Join(args, " "))
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return cli.Usagef("-from %v", err)
+	}
+	defer f.Close()
+	r, err := report.Read(f)
+	if err != nil {
+		return cli.Usagef("-from %s: %v", file, err)
+	}
+	if toStdout {
+		return pages.Writers[doc](ctx.Stdout, r)
+	}
+	if err := cli.WritableDir(out); err != nil {
+		return cli.Usagef("-o %s: %v (choose a directory you can write)", out, err)
+	}
+	return writeReport(ctx, out, r)
 }
 
 // scenario builds the kernel scenario, or one from the arguments: each

@@ -23,6 +23,11 @@ func Read(r io.Reader) (*Report, error) {
 	if rep.Host.Info == nil {
 		return nil, errors.New("the report has no host section")
 	}
+	if rep.Conclusions == nil {
+		// Written before reports carried them: they follow from the
+		// verdicts.
+		rep.conclude()
+	}
 	return &rep, nil
 }
 

@@ -59,8 +59,9 @@ func newPlan(sc Scenario, calibrated int, left time.Duration) *plan {
 	}
 	limit := time.Duration(float64(left) * budgetReserve)
 	for cost() > limit && p.probe > probe.MinDuration {
-		p.probe = max(probe.MinDuration, p.probe*3/4)
-		p.sweep = max(probe.MinDuration, p.sweep*3/4)
+		// Whole milliseconds: "rounds of 17ms", not of 17.797851ms.
+		p.probe = max(probe.MinDuration, (p.probe * 3 / 4).Truncate(time.Millisecond))
+		p.sweep = max(probe.MinDuration, (p.sweep * 3 / 4).Truncate(time.Millisecond))
 	}
 	for cost() > limit && p.count > stats.MinForCI {
 		p.count--

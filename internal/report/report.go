@@ -56,8 +56,10 @@ type Report struct {
 	// predicted; absent when no diff has one.
 	Calibration *costmodel.Calibration `json:"calibration,omitempty"`
 	// Verdicts pair each diff's static verdict per line size with what
-	// the probes measured for the same two layouts.
-	Verdicts []Verdict `json:"verdicts"`
+	// the probes measured for the same two layouts; Conclusions say each
+	// diff's in one line.
+	Verdicts    []Verdict    `json:"verdicts"`
+	Conclusions []Conclusion `json:"conclusions"`
 
 	// diffs are the comparisons behind Diffs, for the cost model.
 	diffs []*diff.Result
@@ -160,6 +162,11 @@ type Comparison struct {
 	Tests       int     `json:"tests"`
 	Significant bool    `json:"significant"`
 	Text        string  `json:"text"` // "~" or "+12.34%"
+	// N is the rounds of the smaller sample; Interval the 95 % interval
+	// of Delta (stats.ChangeInterval), absent when the rounds are too
+	// few for one.
+	N        int         `json:"n"`
+	Interval *[2]float64 `json:"interval,omitempty"`
 	// MDE is the smallest change, as a fraction, that the comparison
 	// would have found significant four times in five; null when its
 	// samples are too few to find any.
@@ -177,7 +184,10 @@ type Comparison struct {
 
 func newComparison(path, old, new string, c stats.Comparison) Comparison {
 	out := Comparison{Path: path, Old: old, New: new, Delta: c.Delta, P: c.P, RawP: c.RawP, Tests: c.Tests,
-		Significant: c.Significant(), Text: c.DeltaString()}
+		Significant: c.Significant(), Text: c.DeltaString(), N: min(c.N1, c.N2)}
+	if !math.IsNaN(c.Lo) && !math.IsNaN(c.Hi) {
+		out.Interval = &[2]float64{c.Lo, c.Hi}
+	}
 	if !math.IsInf(c.MDE, 0) && !math.IsNaN(c.MDE) {
 		out.MDE = &c.MDE
 	}
@@ -265,7 +275,7 @@ func (p Progress) String() string {
 func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 	start := time.Now()
 	r := &Report{Schema: Schema, Complete: true, Started: start.UTC().Truncate(time.Second),
-		Budget: o.Budget.Seconds(), Lines: o.Lines, Probes: []*Probe{}, Verdicts: []Verdict{}}
+		Budget: o.Budget.Seconds(), Lines: o.Lines, Probes: []*Probe{}, Verdicts: []Verdict{}, Conclusions: []Conclusion{}}
 	info, err := host.Detect()
 	if err != nil {
 		return nil, err
@@ -556,6 +566,7 @@ func (r *Report) Judge() {
 			r.Verdicts = append(r.Verdicts, v)
 		}
 	}
+	r.conclude()
 }
 
 // modelled is the cost model's prediction of a path's change between

@@ -95,6 +95,9 @@ func (a *Address) UnmarshalText(text []byte) error {
 type Hole struct {
 	Offset int64 `json:"offset"`
 	Size   int64 `json:"size"`
+	// Nested is set for a hole inside a member's aggregate, which
+	// pahole's (and layout's) count of the object's holes leaves out.
+	Nested bool `json:"nested,omitempty"`
 }
 
 // New converts objects, their layouts, placements and paths,
@@ -129,7 +132,7 @@ func New(objects []*sharing.Object, lines []int64) Document {
 		}
 		js.Fields = fields(s.Fields)
 		for _, h := range s.Holes() {
-			js.Holes = append(js.Holes, Hole{Offset: h.Offset, Size: h.Size})
+			js.Holes = append(js.Holes, Hole{Offset: h.Offset, Size: h.Size, Nested: h.In >= 0})
 		}
 		for _, l := range lines {
 			key := strconv.FormatInt(l, 10)

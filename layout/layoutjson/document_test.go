@@ -107,11 +107,14 @@ func TestJSONSchema(t *testing.T) {
 	if seen != len(wantFields) {
 		t.Errorf("found %d of the %d expected fields", seen, len(wantFields))
 	}
-	var holes []map[string]int64
+	var holes []struct {
+		Offset, Size int64
+		Nested       bool
+	}
 	if err := json.Unmarshal(got["holes"], &holes); err != nil {
 		t.Fatal(err)
 	}
-	if len(holes) == 0 || holes[0]["offset"] != 4 || holes[0]["size"] != 4 {
+	if len(holes) == 0 || holes[0].Offset != 4 || holes[0].Size != 4 || holes[0].Nested {
 		t.Errorf("holes = %v, want the 4-byte hole at 4 first", holes)
 	}
 }

@@ -62,10 +62,13 @@ type Comparison struct {
 	// comparisons it was made with (Holm); RawP is the test's own.
 	P, RawP float64
 	// Tests is the size of that family: 1 for a comparison made alone.
-	Tests    int
-	Alpha    float64 // significance threshold
-	N1, N2   int
-	Delta    float64 // new median / old median - 1
+	Tests  int
+	Alpha  float64 // significance threshold
+	N1, N2 int
+	Delta  float64 // new median / old median - 1
+	// Lo and Hi are the 95 % interval of Delta (ChangeInterval); NaN
+	// when the samples are too few for one.
+	Lo, Hi   float64
 	Warnings []string
 	// MDE is the smallest detectable effect: the relative change that
 	// these samples would have shown significant with probability
@@ -145,6 +148,10 @@ func Compare(old, new []float64) Comparison {
 	m1, m2 := Summarize(old).Median, Summarize(new).Median
 	if m1 != 0 {
 		out.Delta = m2/m1 - 1
+	}
+	out.Lo, out.Hi = math.NaN(), math.NaN()
+	if lo, hi, ok := ChangeInterval(old, new); ok {
+		out.Lo, out.Hi = lo, hi
 	}
 	out.spread = relSpread(old, new, m1, m2)
 	out.MDE = mde(out.N1, out.N2, out.spread, c.Alpha)

@@ -39,7 +39,7 @@ func CompareText(w io.Writer, m *report.Merged) error {
 				continue
 			}
 			for _, c := range cs {
-				para(&b, fmt.Sprintf("    %s: %s (%s; %s)", mc.Label, c.Text, c.Evidence(), c.Probe))
+				para(&b, fmt.Sprintf("    %s: %s (%s; %s)", mc.Label, c.Shown(), c.Evidence(), c.Probe))
 			}
 		}
 	}

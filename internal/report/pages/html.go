@@ -43,16 +43,21 @@ type htmlPage struct {
 	Host       []htmlKV
 	Caches     string
 	Lines      string
-	Verdicts   []htmlVerdict
-	Layouts    []htmlLayout
-	Sweep      *htmlSweep
-	Probes     []htmlProbe
+	// Conclusions are the one line of each change, with its outcome as
+	// a class.
+	Conclusions []htmlConclusion
+	Verdicts    []htmlVerdict
+	Layouts     []htmlLayout
+	Sweep       *htmlSweep
+	Probes      []htmlProbe
 	// Clocks and Kernel are the text tables of the clock reads and the
 	// pipe workloads, shown as they are.
 	Clocks, Kernel string
 }
 
 type htmlKV struct{ K, V string }
+
+type htmlConclusion struct{ Text, Class string }
 
 type htmlVerdict struct {
 	Change   string
@@ -107,6 +112,10 @@ func newHTMLPage(r *report.Report) *htmlPage {
 		Started:    r.Started.Format("2006-01-02 15:04:05 MST"),
 		Complete:   r.Complete,
 		Incomplete: r.Incomplete,
+	}
+	for _, c := range r.Conclusions {
+		p.Conclusions = append(p.Conclusions, htmlConclusion{Text: c.Text, Class: map[string]string{
+			"against the prediction": "worse"}[c.Outcome]})
 	}
 	if p.Incomplete == "" && !r.Complete {
 		p.Incomplete = "the run did not finish; the sections hold what was measured"
@@ -186,12 +195,17 @@ func newHTMLVerdict(r *report.Report, v report.Verdict) htmlVerdict {
 }
 
 func newHTMLMeasure(m report.Comparison) htmlMeasure {
-	hm := htmlMeasure{Probe: m.Probe, Path: m.Path, Text: m.Text, P: m.Evidence(), Predicted: m.Predicted, Disagrees: m.Disagrees}
+	hm := htmlMeasure{Probe: m.Probe, Path: m.Path, Text: m.Shown(), P: m.Evidence(), Predicted: m.Predicted, Disagrees: m.Disagrees}
 	if m.Significant {
 		hm.Class = "better"
 		if m.Delta < 0 {
 			hm.Class = "worse"
 		}
+	}
+	if m.Disagrees {
+		// Against the prediction, faster or slower: flagged, not
+		// coloured as a gain.
+		hm.Class = "worse"
 	}
 	return hm
 }

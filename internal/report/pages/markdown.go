@@ -18,6 +18,11 @@ func Markdown(w io.Writer, r *report.Report) error {
 	if !r.Complete {
 		fmt.Fprintf(&b, "> **Incomplete:** %s\n\n", r.Incomplete)
 	}
+	b.WriteString("### Conclusions\n\n")
+	for _, c := range r.Conclusions {
+		fmt.Fprintf(&b, "- %s.\n", c.Text)
+	}
+	b.WriteString("\n")
 	info := r.Host.Info
 	fmt.Fprintf(&b, "**Host:** %s (%s/%s), kernel `%s`, CPUs %s, native line %d B. Budget %.0f s, used %.1f s.\n\n",
 		info.CPUID.Brand, info.GOOS, info.GOARCH, orDash(r.Host.Kernel), host.FormatCPUList(info.Affinity), r.Host.Line, r.Budget, r.Seconds)
@@ -26,7 +31,7 @@ func Markdown(w io.Writer, r *report.Report) error {
 	for _, v := range r.Verdicts {
 		var ms []string
 		for _, m := range v.Measured {
-			ms = append(ms, fmt.Sprintf("%s `%s`: %s (%s).%s", m.Probe, m.Path, m.Text, m.Evidence(), predictionText(m)))
+			ms = append(ms, fmt.Sprintf("%s `%s`: %s (%s).%s", m.Probe, m.Path, m.Shown(), m.Evidence(), predictionText(m)))
 		}
 		if len(ms) == 0 {
 			ms = []string{"not measured"}
@@ -98,9 +103,11 @@ func Markdown(w io.Writer, r *report.Report) error {
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s |\n", c.Variant, c.Path, with, statText(c.Stat))
 		}
 		if len(p.Comparisons) > 0 {
-			b.WriteString("\n| path | new vs old | change | evidence |\n|---|---|---:|---|\n")
+			// A comparison is of two variants, or of one beside its
+			// writers against alone: "measured" against "baseline".
+			b.WriteString("\n| path | measured | against | change | evidence |\n|---|---|---|---:|---|\n")
 			for _, c := range p.Comparisons {
-				fmt.Fprintf(&b, "| `%s` | `%s` vs `%s` | %s | %s |\n", c.Path, c.New, c.Old, c.Text, c.Evidence())
+				fmt.Fprintf(&b, "| `%s` | `%s` | `%s` | %s | %s |\n", c.Path, c.New, c.Old, c.Shown(), c.Evidence())
 			}
 		}
 	}

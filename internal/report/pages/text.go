@@ -29,13 +29,18 @@ func Text(w io.Writer, r *report.Report) error {
 		para(&b, "INCOMPLETE: "+r.Incomplete)
 		b.WriteString("\n")
 	}
+	b.WriteString("Conclusions\n-----------\n")
+	for _, c := range r.Conclusions {
+		para(&b, c.Text+".")
+	}
+	b.WriteString("\n")
 	hostText(r, &b)
 
 	b.WriteString("\nVerdicts\n--------\n")
 	for _, v := range r.Verdicts {
 		para(&b, fmt.Sprintf("%s -> %s at %d B: static %s.", v.Old, v.New, v.Line, strings.ToUpper(v.Static)))
 		for _, m := range v.Measured {
-			para(&b, fmt.Sprintf("  measured (%s) for %s: %s (%s).%s", m.Probe, m.Path, m.Text, m.Evidence(), predictionText(m)))
+			para(&b, fmt.Sprintf("  measured (%s) for %s: %s (%s).%s", m.Probe, m.Path, m.Shown(), m.Evidence(), predictionText(m)))
 		}
 		if len(v.Measured) == 0 {
 			para(&b, "  not measured at this line size.")
@@ -46,10 +51,17 @@ func Text(w io.Writer, r *report.Report) error {
 	for _, s := range r.Layouts.Structs {
 		var lines []string
 		for _, l := range r.Lines {
-			lines = append(lines, fmt.Sprintf("%d at %d B", s.Lines[fmt.Sprint(l)], l))
+			n := s.Lines[fmt.Sprint(l)]
+			lines = append(lines, fmt.Sprintf("%d %s at %d B", n, map[bool]string{true: "line", false: "lines"}[n == 1], l))
 		}
-		text := fmt.Sprintf("%s: %d bytes, aligned to %d, %s; %d holes, %d bytes of tail padding.",
-			s.Name, s.Size, s.Align, strings.Join(lines, ", "), len(s.Holes), s.TailPadding)
+		holes := 0
+		for _, h := range s.Holes {
+			if !h.Nested {
+				holes++
+			}
+		}
+		text := fmt.Sprintf("%s: %d bytes, aligned to %d, %s; %d %s, %d bytes of tail padding.",
+			s.Name, s.Size, s.Align, strings.Join(lines, ", "), holes, map[bool]string{true: "hole", false: "holes"}[holes == 1], s.TailPadding)
 		if p := render.PlacementText(s, r.Lines); p != "" {
 			text += " " + p
 		}
@@ -164,7 +176,12 @@ func statText(s report.Stat) string {
 	}
 	text := textfmt.SI(s.Median)
 	if s.N >= stats.MinForCI && s.Median != 0 {
-		text += fmt.Sprintf(" ± %.0f%%", 100*math.Max(s.Hi/s.Median-1, 1-s.Lo/s.Median))
+		half := math.Max(s.Hi/s.Median-1, 1-s.Lo/s.Median)
+		if half > 1 {
+			// An interval wider than the figure: no figure.
+			return fmt.Sprintf("too noisy to tell (±%.0f%%)", 100*half)
+		}
+		text += fmt.Sprintf(" ± %.0f%%", 100*half)
 	}
 	return text
 }
@@ -228,7 +245,7 @@ func casesText(p *report.Probe, b *strings.Builder) {
 		b.WriteString(t.String())
 		for _, c := range p.Comparisons {
 			if c.Path == path {
-				para(b, fmt.Sprintf("  %s vs %s: %s (%s).", c.New, c.Old, c.Text, c.Evidence()))
+				para(b, fmt.Sprintf("  %s vs %s: %s (%s).", c.New, c.Old, c.Shown(), c.Evidence()))
 			}
 		}
 	}

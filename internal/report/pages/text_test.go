@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -16,16 +15,17 @@ import (
 // recorded on a 2-core VM in testdata, keeps to 80 columns (it goes into
 // mails to mailing lists), and compares it with its golden file.
 func TestTextWidth(t *testing.T) {
-	data, err := os.ReadFile("../testdata/report.json")
+	f, err := os.Open("../testdata/report.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r report.Report
-	if err := json.Unmarshal(data, &r); err != nil {
+	defer f.Close()
+	r, err := report.Read(f)
+	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := Text(&b, &r); err != nil {
+	if err := Text(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	for i, line := range strings.Split(b.String(), "\n") {
