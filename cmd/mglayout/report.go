@@ -30,12 +30,23 @@ self-contained file with charts) into the -o directory, and shows progress
 with an estimate on stderr between runs.
 
 With no arguments it runs the kernel scenario: tk_core as of v6.1, with the
-2023 padding, and after the v6.13 reorder with the multigrain floor. With
+2023 padding, after the v6.13 reorder with the multigrain floor, and every
+later step of tk_data that diff judges (v6.15, v6.17, v7.1), each step
+probed with its readers beside the tick. With
 arguments (models, Go types, layout -json files; commas join objects into one
 variant), it lays out, checks and probes those, and diffs the first against
 each of the others.
 
-Ctrl-C stops between runs and writes what was measured, marked incomplete.`,
+Every format starts with one conclusion per change: the static verdict per
+line size, then the measurement that speaks for it with its 95 % interval,
+n, corrected p and MDE, and whether it agrees with the prediction; a
+measurement that could not have seen a change of half the rate says it was
+too noisy to tell. On one CPU the report keeps the static verdicts, the
+clock reads and the pipe workloads, and says what needs a second CPU.
+-from FILE renders a report.json written earlier, here or elsewhere.
+
+Ctrl-C stops between runs and writes what was measured, marked incomplete
+(exit 130).`,
 		Flags: reportFlags,
 	})
 }

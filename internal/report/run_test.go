@@ -36,8 +36,11 @@ func TestRunWithinBudget(t *testing.T) {
 	if elapsed := time.Since(start); elapsed > budget+budget/2 {
 		t.Errorf("the report took %v with a budget of %v", elapsed, budget)
 	}
-	if !r.Complete || r.Sweep == nil || r.Clocks == nil || r.Kernel == nil || len(r.Probes) != 6 {
-		t.Errorf("complete %v, sweep %v, clocks %v, kernel %v, %d probes", r.Complete, r.Sweep != nil, r.Clocks != nil, r.Kernel != nil, len(r.Probes))
+	// Seven probes, natively and emulated: the padding at the tick's
+	// rate and unthrottled, the floor, the reorder and the three later
+	// steps.
+	if !r.Complete || r.Sweep == nil || r.Clocks == nil || r.Kernel == nil || len(r.Probes) != 14 || len(r.Conclusions) != 5 {
+		t.Errorf("complete %v, sweep %v, clocks %v, kernel %v, %d probes, %d conclusions", r.Complete, r.Sweep != nil, r.Clocks != nil, r.Kernel != nil, len(r.Probes), len(r.Conclusions))
 	}
 	for _, p := range r.Probes {
 		if p.Skipped == "" && p.Rounds < 6 {

@@ -9,16 +9,18 @@ import (
 )
 
 // KernelScenario is the built-in scenario: the timekeeper core as of v6.1,
-// with the 2023 padding, and after the v6.13 reorder with the multigrain
-// floor. The probes measure the realtime readers against the tick (at its
-// rate, and unthrottled to show how sensitive each layout is), and the
-// floor's coarse reader against the floor's cmpxchg writer.
-// phases gives each object its reachable phases.
+// with the 2023 padding, after the v6.13 reorder with the multigrain
+// floor, and every later step of its history that diff judges (v6.15,
+// v6.17, v7.1). The probes measure the realtime readers against the tick
+// (at its rate, and unthrottled to show how sensitive each layout is),
+// the floor's coarse reader against the floor's cmpxchg writer, and each
+// step from v6.1 on, its readers against the tick at its rate.
 func KernelScenario() (Scenario, error) {
 	obj := func(name string) (*sharing.Object, error) { return structs.Object(name, "amd64") }
 	var sc Scenario
 	byName := map[string]*sharing.Object{}
-	for _, name := range []string{"tk_core@v6.1", "tk_core@v6.1+guohui", "tk_data@v6.13", "mg_floor@v6.13"} {
+	history := []string{"tk_data@v6.13", "tk_data@v6.15", "tk_data@v6.17", "tk_data@v7.1"}
+	for _, name := range append([]string{"tk_core@v6.1", "tk_core@v6.1+guohui", history[0], "mg_floor@v6.13"}, history[1:]...) {
 		o, err := obj(name)
 		if err != nil {
 			return sc, err
@@ -35,6 +37,19 @@ func KernelScenario() (Scenario, error) {
 		{Title: "the 2023 padding, tick unthrottled", Variants: padding, Paths: readers, Writers: []string{"tick"}, Stress: true},
 		{Title: "the multigrain floor", Variants: []probe.Variant{{Name: "tk_data@v6.13,mg_floor@v6.13", Objects: []*sharing.Object{v613, floor}}},
 			Paths: []string{"ktime_get_coarse_real_ts64_mg"}, Writers: []string{"ktime_get_real_ts64_mg"}},
+	}
+	// The reorder and each later step, probed as a pair of its own, the
+	// later steps diffed too.
+	steps := [][2]string{{"tk_core@v6.1", history[0]}}
+	for i := 1; i < len(history); i++ {
+		steps = append(steps, [2]string{history[i-1], history[i]})
+		sc.Diffs = append(sc.Diffs, [2]*sharing.Object{byName[history[i-1]], byName[history[i]]})
+	}
+	for _, st := range steps {
+		old, new := byName[st[0]], byName[st[1]]
+		sc.Probes = append(sc.Probes, ProbeSpec{Title: st[0] + " to " + st[1] + ", tick at its rate",
+			Variants: []probe.Variant{{Name: st[0], Objects: []*sharing.Object{old}}, {Name: st[1], Objects: []*sharing.Object{new}}},
+			Paths:    readers, Writers: []string{"tick"}})
 	}
 	return sc, nil
 }
