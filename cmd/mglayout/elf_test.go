@@ -122,9 +122,11 @@ func TestReadmeELF(t *testing.T) {
 	for b := 1; b < len(blocks); b += 2 {
 		block := blocks[b]
 		if strings.HasPrefix(block, "# tk_core before and after") {
-			// The paths file the diff example reads.
-			if err := os.WriteFile(filepath.Join(dir, "tk_core.paths"), []byte(block), 0o644); err != nil {
-				t.Fatal(err)
+			// The paths file the diff example reads, shipped as the
+			// README shows it.
+			shipped, err := os.ReadFile(filepath.Join(root, "internal", "kernelfacts", "testdata", "tk_core.paths"))
+			if err != nil || string(shipped) != block {
+				t.Errorf("internal/kernelfacts/testdata/tk_core.paths is not the file the README shows (%v)", err)
 			}
 			continue
 		}
@@ -139,8 +141,12 @@ func TestReadmeELF(t *testing.T) {
 			case isCmd:
 				args := strings.Fields(cmd)
 				for i, a := range args {
-					if strings.HasSuffix(a, ".o") || strings.HasSuffix(a, ".paths") {
+					switch {
+					case strings.HasSuffix(a, ".o"):
 						args[i] = filepath.Join(dir, a)
+					case strings.HasSuffix(a, ".paths"):
+						// Shipped in the repository.
+						args[i] = filepath.Join(root, a)
 					}
 				}
 				if args[0] == "gcc" {

@@ -2,6 +2,7 @@ package pages
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -544,7 +545,11 @@ func wantSegments(s layoutjson.Struct, line, phase int64) []string {
 		names    []string
 	}
 	var runs []run
-	for _, f := range s.Fields {
+	// The leaves by offset: a union of structs lists one struct's
+	// members, then the other's, each from the union's start.
+	leaves := slices.Clone(s.Fields)
+	slices.SortStableFunc(leaves, func(a, b layoutjson.Field) int { return cmp.Compare(a.Offset, b.Offset) })
+	for _, f := range leaves {
 		if f.Kind == "struct" || f.Kind == "union" || f.Size == 0 {
 			continue
 		}
