@@ -69,7 +69,7 @@ func TestClocksMissing(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"C clock_gettime  REALTIME         vDSO  20.00 ± ",
-		"C clock_gettime  vDSO  20.00 → 5.00      -75.00% (p=0.002)  -83%",
+		"C clock_gettime  vDSO  20.00 → 5.00   -75.00% (p=0.002)  -83%",
 		"not measured:\n  C syscall(SYS_clock_gettime, CLOCK_REALTIME), C syscall(SYS_clock_gettime,\n    CLOCK_REALTIME_COARSE): built without cgo.\n",
 		"clocksource: tsc",
 		"resolution 4ms",

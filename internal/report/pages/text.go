@@ -94,7 +94,7 @@ func Text(w io.Writer, r *report.Report) error {
 	}
 	if r.Kernel != nil {
 		b.WriteString("\nThe running kernel\n------------------\n")
-		para(&b, fmt.Sprintf("Kernel %s: nearest model %s. %s", r.Kernel.Release, r.Kernel.Model, r.Kernel.ModelNote))
+		// The table names the kernel and its nearest model.
 		if err := tables.Kernel(&b, r.Kernel); err != nil {
 			return err
 		}
