@@ -100,6 +100,18 @@ type Hole struct {
 	Nested bool `json:"nested,omitempty"`
 }
 
+// HoleCount is the object's holes as pahole and layout count them:
+// those between its own members, not those inside a member's aggregate.
+func (s Struct) HoleCount() int {
+	n := 0
+	for _, h := range s.Holes {
+		if !h.Nested {
+			n++
+		}
+	}
+	return n
+}
+
 // New converts objects, their layouts, placements and paths,
 // to the JSON schema.
 func New(objects []*sharing.Object, lines []int64) Document {

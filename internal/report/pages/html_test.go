@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -594,44 +595,68 @@ func TestHTMLChromium(t *testing.T) {
 		t.Fatal("-chromium: no chromium in PATH (Debian: apt-get install chromium)")
 	}
 	dir := t.TempDir()
-	page := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(page, renderHTML(t, recordedReport(t)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	shot := filepath.Join(dir, "out.png")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--screenshot="+shot, "--window-size=1280,2000", "file://"+page)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", bin, err, out)
-	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v", err)
-	}
-	img, err := png.Decode(f)
-	f.Close()
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	differ, colors := screenshotStats(img)
-	t.Logf("screenshot %v: %.1f%% of the pixels differ from the background, %d distinct colours", img.Bounds().Size(), 100*differ, colors)
-	if differ < 0.08 {
-		t.Errorf("the screenshot is nearly blank: %.1f%% of the pixels differ from the background", 100*differ)
-	}
-	if colors < 8 {
-		t.Errorf("the screenshot shows %d distinct colours, want the paths' colours (at least 8)", colors)
-	}
-	if *goldenfile.Update {
-		data, err := os.ReadFile(shot)
-		if err != nil {
+	page := renderHTML(t, recordedReport(t))
+	chrome := func(width int, file string, args ...string) []byte {
+		t.Helper()
+		path := filepath.Join(dir, file)
+		if err := os.WriteFile(path, page, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join("testdata", "screenshot.png"), data, 0o644); err != nil {
-			t.Fatal(err)
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		args = append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+			"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+			"--user-data-dir=" + filepath.Join(dir, "profile"), fmt.Sprintf("--window-size=%d,2000", width)}, args...)
+		cmd := exec.CommandContext(ctx, bin, append(args, "file://"+path)...)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", bin, err, out)
+		}
+		return out
+	}
+	for _, width := range []int{700, 1400} {
+		shot := filepath.Join(dir, fmt.Sprintf("out%d.png", width))
+		chrome(width, "report.html", "--screenshot="+shot)
+		f, err := os.Open(shot)
+		if err != nil {
+			t.Fatalf("no screenshot: %v", err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("screenshot: %v", err)
+		}
+		differ, colors := screenshotStats(img)
+		t.Logf("screenshot at %d px %v: %.1f%% of the pixels differ from the background, %d distinct colours", width, img.Bounds().Size(), 100*differ, colors)
+		if differ < 0.08 {
+			t.Errorf("at %d px the screenshot is nearly blank: %.1f%% of the pixels differ from the background", width, 100*differ)
+		}
+		if colors < 8 {
+			t.Errorf("at %d px the screenshot shows %d distinct colours, want the paths' colours (at least 8)", width, colors)
+		}
+		if *goldenfile.Update && width == 1400 {
+			data, err := os.ReadFile(shot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join("testdata", "screenshot.png"), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Every table within the window, and the page no wider: a copy of
+	// the page measures itself and leaves the answer in its DOM.
+	page = bytes.Replace(page, []byte("</body>"), []byte(`<script>
+const w = document.documentElement.clientWidth;
+const wide = [...document.querySelectorAll("table")].filter(t => t.getBoundingClientRect().right > w + 1).map(t => t.className);
+document.body.setAttribute("data-fit", document.documentElement.scrollWidth <= w + 1 && wide.length == 0 ? "yes" : "no: " + wide.join(" ") + " " + document.documentElement.scrollWidth + " > " + w);
+</script></body>`), 1)
+	for _, width := range []int{700, 1400} {
+		dom := chrome(width, "measure.html", "--dump-dom", "--virtual-time-budget=2000")
+		m := regexp.MustCompile(`data-fit="([^"]*)"`).FindSubmatch(dom)
+		if m == nil || string(m[1]) != "yes" {
+			t.Errorf("at %d px a table is wider than the window: %q", width, m)
 		}
 	}
 }

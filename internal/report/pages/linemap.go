@@ -165,7 +165,7 @@ func newHTMLLayout(r *report.Report, i int, colors map[string]string) htmlLayout
 		fs = "false sharing at some line size or phase"
 	}
 	hl.Summary = fmt.Sprintf("%d bytes (%s, %s), aligned to %d; %s; %d %s, %d bytes of tail padding; %s.",
-		s.Size, s.Source, s.Arch, s.Align, strings.Join(lines, ", "), len(s.Holes), plural(int64(len(s.Holes)), "hole"), s.TailPadding, fs)
+		s.Size, s.Source, s.Arch, s.Align, strings.Join(lines, ", "), s.HoleCount(), plural(int64(s.HoleCount()), "hole"), s.TailPadding, fs)
 
 	paths, notes := resolvePaths(s, co, colors)
 	hl.Notes = notes
@@ -312,10 +312,23 @@ func lineMap(s *layoutjson.Struct, cells []cell, paths []mapPath, co *render.Che
 			c.rect("outside", x(0), y, float64(-start)*scale, mapRowH, "none", fmt.Sprintf("%d bytes before the object: whatever precedes it", -start))
 			label(c, "outside-label", x(0), y, float64(-start)*scale, "neighbour")
 		}
-		if end > s.Size {
-			w := float64(end-s.Size) * scale
-			c.rect("outside", x(s.Size-start), y, w, mapRowH, "none", fmt.Sprintf("%d bytes after the object: whatever follows it", end-s.Size))
-			label(c, "outside-label", x(s.Size-start), y, w, "neighbour")
+		// Past the object: its own padding up to where whatever follows
+		// must start (padded_to, a .data..cacheline_aligned object),
+		// then neighbours.
+		own := s.Size
+		if s.PaddedTo > 0 {
+			own = (s.Size + s.PaddedTo - 1) / s.PaddedTo * s.PaddedTo
+		}
+		if a, b := max(s.Size, start), min(own, end); b > a {
+			w := float64(b-a) * scale
+			c.rect("hole", x(a-start), y, w, mapRowH, "url(#hatch)", fmt.Sprintf("%d bytes of padding: nothing follows the object before offset %d (padded to %d)", b-a, own, s.PaddedTo))
+			label(c, "hole-label", x(a-start), y, w, fmt.Sprintf("padding to %d", s.PaddedTo))
+		}
+		if end > own {
+			a := max(own, start)
+			w := float64(end-a) * scale
+			c.rect("outside", x(a-start), y, w, mapRowH, "none", fmt.Sprintf("%d bytes after the object: whatever follows it", end-a))
+			label(c, "outside-label", x(a-start), y, w, "neighbour")
 		}
 		// Gaps between members: holes, and padding at the ends of
 		// nested structs and of the object.

@@ -54,12 +54,7 @@ func Text(w io.Writer, r *report.Report) error {
 			n := s.Lines[fmt.Sprint(l)]
 			lines = append(lines, fmt.Sprintf("%d %s at %d B", n, map[bool]string{true: "line", false: "lines"}[n == 1], l))
 		}
-		holes := 0
-		for _, h := range s.Holes {
-			if !h.Nested {
-				holes++
-			}
-		}
+		holes := s.HoleCount()
 		text := fmt.Sprintf("%s: %d bytes, aligned to %d, %s; %d %s, %d bytes of tail padding.",
 			s.Name, s.Size, s.Align, strings.Join(lines, ", "), holes, map[bool]string{true: "hole", false: "holes"}[holes == 1], s.TailPadding)
 		if p := render.PlacementText(s, r.Lines); p != "" {
