@@ -42,43 +42,12 @@ func (c *Calibration) heading(file string) string {
 // WriteGainsText writes check's predictions: per false pair, what each
 // side would gain with the writer's words off the line.
 func WriteGainsText(w io.Writer, c *Calibration, file string, gains []PairGain) error {
-	var b strings.Builder
-	textfmt.Fill(&b, c.heading(file)+":", "\n", "  ", 80)
-	for _, cv := range c.Caveats() {
-		textfmt.Fill(&b, "caveat: "+cv, "  ", "    ", 80)
-	}
-	if len(gains) == 0 {
-		fmt.Fprintf(&b, "  no false sharing at %d B: nothing to predict\n", c.Line)
-	}
-	for _, g := range gains {
-		textfmt.Fill(&b, fmt.Sprintf("%s at %d B phase %d, line %d, %s beside %s (%s): %s", g.Object, g.Line, g.Phase, g.LineIndex, g.Other, g.Writer, g.Kinds, gainWords(g)), "  ", "    ", 80)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return c.gainsSection(file, gains, plainName).writeText(w)
 }
 
 // WriteGainsMarkdown writes check's predictions as a list.
 func WriteGainsMarkdown(w io.Writer, c *Calibration, file string, gains []PairGain) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n%s:\n\n", c.heading(file))
-	for _, cv := range c.Caveats() {
-		fmt.Fprintf(&b, "- caveat: %s\n", cv)
-	}
-	if len(gains) == 0 {
-		fmt.Fprintf(&b, "- no false sharing at %d B: nothing to predict\n", c.Line)
-	}
-	for _, g := range gains {
-		fmt.Fprintf(&b, "- `%s` at %d B phase %d, line %d, `%s` beside `%s` (%s): %s\n", g.Object, g.Line, g.Phase, g.LineIndex, g.Other, g.Writer, g.Kinds, gainWords(g))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func gainWords(g PairGain) string {
-	if g.Uncalibrated != "" {
-		return g.Uncalibrated
-	}
-	return fmt.Sprintf("%s %s, %s %s with the writer's words off the line", g.Other, percent(g.Gain.Reader), g.Writer, percent(g.Gain.Writer))
+	return c.gainsSection(file, gains, codeName).writeMarkdown(w)
 }
 
 // WriteChangesText writes diff's predictions: per path, the change from
@@ -86,38 +55,82 @@ func gainWords(g PairGain) string {
 // alike in one line, and those predicted to change by less than noChange
 // summed up in a line.
 func WriteChangesText(w io.Writer, c *Calibration, file string, changes []PathChange) error {
+	return c.changesSection(file, changes, plainName).writeText(w)
+}
+
+// WriteChangesMarkdown writes diff's predictions as a list.
+func WriteChangesMarkdown(w io.Writer, c *Calibration, file string, changes []PathChange) error {
+	return c.changesSection(file, changes, codeName).writeMarkdown(w)
+}
+
+// section is a heading and its items, which text and Markdown render
+// alike: the text indented and filled to 80 columns, Markdown a list.
+type section struct {
+	heading string
+	items   []string
+}
+
+func (s section) writeText(w io.Writer) error {
 	var b strings.Builder
-	textfmt.Fill(&b, c.heading(file)+", old → new:", "\n", "  ", 80)
-	for _, cv := range c.Caveats() {
-		textfmt.Fill(&b, "caveat: "+cv, "  ", "    ", 80)
-	}
-	groups, quiet := groupChanges(changes)
-	for _, g := range groups {
-		textfmt.Fill(&b, fmt.Sprintf("%s at %d B %s: %s", g.Path, g.Line, g.phases, changeWords(g.PathChange)), "  ", "    ", 80)
-	}
-	if quiet > 0 {
-		fmt.Fprintf(&b, "  %d more %s: no change of %.1f%% or more\n", quiet, plural(quiet, "row", "rows"), 100*noChange)
+	textfmt.Fill(&b, s.heading, "\n", "  ", 80)
+	for _, it := range s.items {
+		textfmt.Fill(&b, it, "  ", "    ", 80)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// WriteChangesMarkdown writes diff's predictions as a list.
-func WriteChangesMarkdown(w io.Writer, c *Calibration, file string, changes []PathChange) error {
+func (s section) writeMarkdown(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%s, old → new:\n\n", c.heading(file))
-	for _, cv := range c.Caveats() {
-		fmt.Fprintf(&b, "- caveat: %s\n", cv)
-	}
-	groups, quiet := groupChanges(changes)
-	for _, g := range groups {
-		fmt.Fprintf(&b, "- `%s` at %d B %s: %s\n", g.Path, g.Line, g.phases, changeWords(g.PathChange))
-	}
-	if quiet > 0 {
-		fmt.Fprintf(&b, "- %d more %s: no change of %.1f%% or more\n", quiet, plural(quiet, "row", "rows"), 100*noChange)
+	fmt.Fprintf(&b, "\n%s\n\n", s.heading)
+	for _, it := range s.items {
+		fmt.Fprintf(&b, "- %s\n", it)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// plainName and codeName spell a name of code in text and in Markdown.
+func plainName(s string) string { return s }
+func codeName(s string) string  { return "`" + s + "`" }
+
+// caveatItems are the calibration's caveats as items.
+func (c *Calibration) caveatItems() []string {
+	var out []string
+	for _, cv := range c.Caveats() {
+		out = append(out, "caveat: "+cv)
+	}
+	return out
+}
+
+func (c *Calibration) gainsSection(file string, gains []PairGain, name func(string) string) section {
+	s := section{heading: c.heading(file) + ":", items: c.caveatItems()}
+	if len(gains) == 0 {
+		s.items = append(s.items, fmt.Sprintf("no false sharing at %d B: nothing to predict", c.Line))
+	}
+	for _, g := range gains {
+		s.items = append(s.items, fmt.Sprintf("%s at %d B phase %d, line %d, %s beside %s (%s): %s", name(g.Object), g.Line, g.Phase, g.LineIndex, name(g.Other), name(g.Writer), g.Kinds, gainWords(g)))
+	}
+	return s
+}
+
+func (c *Calibration) changesSection(file string, changes []PathChange, name func(string) string) section {
+	s := section{heading: c.heading(file) + ", old → new:", items: c.caveatItems()}
+	groups, quiet := groupChanges(changes)
+	for _, g := range groups {
+		s.items = append(s.items, fmt.Sprintf("%s at %d B %s: %s", name(g.Path), g.Line, g.phases, changeWords(g.PathChange)))
+	}
+	if quiet > 0 {
+		s.items = append(s.items, fmt.Sprintf("%d more %s: no change of %.1f%% or more", quiet, plural(quiet, "row", "rows"), 100*noChange))
+	}
+	return s
+}
+
+func gainWords(g PairGain) string {
+	if g.Uncalibrated != "" {
+		return g.Uncalibrated
+	}
+	return fmt.Sprintf("%s %s, %s %s with the writer's words off the line", g.Other, percent(g.Gain.Reader), g.Writer, percent(g.Gain.Writer))
 }
 
 // changeGroup is the rows of one path that read alike, and their phases
