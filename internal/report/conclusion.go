@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/mglayout/mglayout/probe/stats"
@@ -63,10 +64,24 @@ func (r *Report) conclude() {
 			text += fmt.Sprintf("; measured %s (%s): %s", m.Path, m.Probe, measuredWords(m, c.Outcome))
 		} else {
 			text += "; not measured"
+			if why := r.skipped(d.Old, d.New); why != "" {
+				text += ": " + why
+			}
 		}
 		c.Text = text
 		r.Conclusions = append(r.Conclusions, c)
 	}
+}
+
+// skipped is why the probe of a change's two layouts did not run, if
+// one was planned.
+func (r *Report) skipped(old, new string) string {
+	for _, p := range r.Probes {
+		if p.Skipped != "" && slices.Contains(p.Variants, old) && slices.Contains(p.Variants, new) {
+			return p.Skipped
+		}
+	}
+	return ""
 }
 
 // speaksBefore reports whether measurement a speaks for a change before

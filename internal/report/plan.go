@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/mglayout/mglayout/probe"
@@ -12,6 +13,16 @@ import (
 type plan struct {
 	count        int
 	sweep, probe time.Duration
+	// dropped are the probes, by index in the scenario, that do not fit
+	// even at the fewest rounds of the shortest runs: the last first.
+	dropped map[int]bool
+	// budget is what the plan had, for the words of a dropped probe.
+	budget time.Duration
+}
+
+// droppedWhy says why a probe is not run.
+func (p *plan) droppedWhy() string {
+	return fmt.Sprintf("it does not fit the budget (%v left for the measurements, %d rounds of %v runs at the fewest); run the report with a larger -budget", p.budget.Round(time.Second), p.count, p.probe)
 }
 
 // The settings used when the budget allows them, and the overhead of one
@@ -34,10 +45,11 @@ const (
 // newPlan fits the runs into what is left of the budget, with the cost
 // model calibrated for that many pairs of kinds: first shorter runs, down
 // to probe.MinDuration, then fewer rounds, down to the fewest that give a
-// confidence interval.
+// confidence interval; then without the probes that still do not fit,
+// the last of the scenario first.
 func newPlan(sc Scenario, calibrated int, left time.Duration) *plan {
-	probeRuns := 0
-	for _, spec := range sc.Probes {
+	runs := make([]int, len(sc.Probes))
+	for i, spec := range sc.Probes {
 		cases := 0
 		for _, v := range spec.Variants {
 			seen := map[string]bool{}
@@ -50,10 +62,16 @@ func newPlan(sc Scenario, calibrated int, left time.Duration) *plan {
 				}
 			}
 		}
-		probeRuns += 2 * cases // native and emulated
+		runs[i] = 2 * cases // native and emulated
 	}
-	p := &plan{count: defaultCount, sweep: sweepRun, probe: probeRun}
+	p := &plan{count: defaultCount, sweep: sweepRun, probe: probeRun, dropped: map[int]bool{}, budget: left}
 	cost := func() time.Duration {
+		probeRuns := 0
+		for i, n := range runs {
+			if !p.dropped[i] {
+				probeRuns += n
+			}
+		}
 		per := time.Duration(sweepPoints+clockRows+calibrated*calibrationRuns)*(p.sweep+runOverhead) + time.Duration(probeRuns+kernelRuns)*(p.probe+runOverhead)
 		return time.Duration(p.count) * per
 	}
@@ -65,6 +83,9 @@ func newPlan(sc Scenario, calibrated int, left time.Duration) *plan {
 	}
 	for cost() > limit && p.count > stats.MinForCI {
 		p.count--
+	}
+	for i := len(runs) - 1; cost() > limit && i >= 0; i-- {
+		p.dropped[i] = true
 	}
 	return p
 }

@@ -348,8 +348,12 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 		r.Calibration = cal
 	}
 
-	for _, spec := range sc.Probes {
+	for i, spec := range sc.Probes {
 		for _, emulated := range []bool{false, true} {
+			if plan.dropped[i] {
+				r.Probes = append(r.Probes, r.unplanned(spec, emulated, plan.droppedWhy()))
+				continue
+			}
 			p, interrupted, err := r.runProbe(ctx, spec, emulated, plan, o.CPUs, progress)
 			if err != nil {
 				return nil, err
@@ -462,6 +466,18 @@ func (r *Report) falseKinds() []costmodel.Kinds {
 		}
 	}
 	return out
+}
+
+// unplanned is a probe the budget could not fit, with why.
+func (r *Report) unplanned(spec ProbeSpec, emulated bool, why string) *Probe {
+	p := &Probe{Title: spec.Title, Mode: "native", Line: r.Host.Line, HostLine: r.Host.Line, Stress: spec.Stress, Cases: []ProbeCase{}, Comparisons: []Comparison{}, Predicted: []PredictedRow{}, Skipped: why}
+	if emulated {
+		p.Mode, p.Line = "emulated", otherLine(r.Host.Line)
+	}
+	for _, v := range spec.Variants {
+		p.Variants = append(p.Variants, v.Name)
+	}
+	return p
 }
 
 // runProbe runs one experiment natively or emulated.

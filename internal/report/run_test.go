@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -46,5 +47,26 @@ func TestRunWithinBudget(t *testing.T) {
 		if p.Skipped == "" && p.Rounds < 6 {
 			t.Errorf("probe %q (%s): %d rounds, want at least 6 for intervals", p.Title, p.Mode, p.Rounds)
 		}
+	}
+}
+
+// TestPlanDrops checks that a budget too small for every probe, even at
+// the fewest rounds of the shortest runs, drops the last probes first and
+// says why, and that a large one drops none.
+func TestPlanDrops(t *testing.T) {
+	sc, err := KernelScenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := newPlan(sc, 0, 90*time.Second); len(p.dropped) != 0 {
+		t.Errorf("90 s drops probes %v", p.dropped)
+	}
+	p := newPlan(sc, 0, 8*time.Second)
+	last := len(sc.Probes) - 1
+	if len(p.dropped) == 0 || !p.dropped[last] || p.dropped[0] {
+		t.Errorf("8 s drops %v of %d probes, want the last ones and not the first", p.dropped, len(sc.Probes))
+	}
+	if why := p.droppedWhy(); !strings.Contains(why, "does not fit the budget") || !strings.Contains(why, "-budget") {
+		t.Errorf("droppedWhy() = %q", why)
 	}
 }
