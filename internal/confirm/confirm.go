@@ -172,15 +172,15 @@ func planTable(f *falsesharing.Finding, obj *sharing.Object, hostLine int64) (*E
 		return nil, fmt.Errorf("a finding of no pair of members (%s): nothing two workers can replay", f.Rule.Name)
 	}
 	first, second := f.Member+"[0]", f.Member+"[1]"
-	elem, align, layoutOf := int64(0), int64(8), obj.Layout
+	elem, align, start, layoutOf := int64(0), int64(8), int64(0), obj.Layout
 	switch field := obj.Layout.Field(f.Member); {
 	case field != nil && field.Kind == layout.KindArray && field.Len >= 2:
-		elem, align = field.Size/field.Len, field.Align
+		elem, align, start = field.Size/field.Len, field.Align, field.Offset
 	case f.Element > 0 && f.Stride >= f.Element:
 		// The elements lie elsewhere (a slice's backing array, objects
 		// allocated one by one): two of them, Stride bytes apart.
 		first, second, elem = "element0", "element1", f.Element
-		layoutOf = twoElements(obj.Layout, f.Element, f.Stride, align)
+		layoutOf = twoElements(obj.Layout, 0, f.Element, f.Stride, align)
 	default:
 		return nil, fmt.Errorf("a finding of no pair of members and no table of elements to lay out (%s): nothing two workers can replay", f.Rule.Name)
 	}
@@ -204,34 +204,43 @@ func planTable(f *falsesharing.Finding, obj *sharing.Object, hostLine int64) (*E
 	if i < 0 {
 		return nil, fmt.Errorf("on this host's GOARCH, elements 0 and 1 of %s share no %d-byte line at any phase", f.Member, hostLine)
 	}
-	stride := hostLine
+	largest := hostLine
 	for _, h := range f.Holds {
-		stride = max(stride, h.Line)
+		largest = max(largest, h.Line)
 	}
-	stride = (elem + stride - 1) / stride * stride
-	// The fix: two elements of the table's element size, stride bytes
-	// apart, each side doing the same to its own.
-	padded := twoElements(obj.Layout, elem, stride, align)
+	// The fix: two elements of the table's element size where the table
+	// starts, the second on the line after the first one ends at the
+	// phase replayed, whatever the largest line; each side doing the same
+	// to its own.
+	phase := a.Objects[0].Cases[i].Phase
+	first0 := (phase + start) % largest
+	stride := (first0+elem+largest-1)/largest*largest - first0
+	stride = (stride + align - 1) / align * align
+	padded := twoElements(obj.Layout, start, elem, stride, align)
 	var fixedPaths []*access.Path
 	for i, p := range []*access.Path{writer, neighbour} {
 		fp, _ := path(p.Name, sides[0].Does, fmt.Sprintf("element%d", i))
 		fixedPaths = append(fixedPaths, fp)
 	}
-	e := &Experiment{Finding: f, Writer: writer, Reader: neighbour, AsIs: asIs, Line: hostLine, HostLine: hostLine, Phase: a.Objects[0].Cases[i].Phase,
+	e := &Experiment{Finding: f, Writer: writer, Reader: neighbour, AsIs: asIs, Line: hostLine, HostLine: hostLine, Phase: phase,
 		// Padded alone, the two elements start where the table does.
 		Fixed:  &sharing.Object{Layout: padded, Paths: fixedPaths},
 		Stride: stride}
 	e.placeFixed()
+	if e.To == costmodel.SameLine {
+		return nil, fmt.Errorf("elements 0 and 1 of %s padded to %d bytes still share a line at phase %d", f.Member, stride, e.FixedPhase)
+	}
 	return e, nil
 }
 
 // twoElements is the layout of two elements of a table of s, each of
-// elem bytes, stride bytes apart.
-func twoElements(s *layout.Struct, elem, stride, align int64) *layout.Struct {
-	out := &layout.Struct{Name: s.Name, Source: s.Source, Arch: s.Arch, Size: stride + elem, Align: align, Decl: s.Decl}
+// elem bytes, the first start bytes into the object, the second stride
+// bytes on.
+func twoElements(s *layout.Struct, start, elem, stride, align int64) *layout.Struct {
+	out := &layout.Struct{Name: s.Name, Source: s.Source, Arch: s.Arch, Size: start + stride + elem, Align: align, Decl: s.Decl}
 	for i := range int64(2) {
 		name := fmt.Sprintf("element%d", i)
-		out.Fields = append(out.Fields, layout.Field{Path: name, Name: name, Type: fmt.Sprintf("[%d]byte", elem), Offset: i * stride, Size: elem, Align: align, Kind: layout.KindScalar, Parent: -1})
+		out.Fields = append(out.Fields, layout.Field{Path: name, Name: name, Type: fmt.Sprintf("[%d]byte", elem), Offset: start + i*stride, Size: elem, Align: align, Kind: layout.KindScalar, Parent: -1})
 	}
 	return out
 }
@@ -392,7 +401,7 @@ func (e *Experiment) Describe() string {
 		at += " (the fix too, though its size class would start it elsewhere)"
 	}
 	if e.Stride > 0 {
-		return fmt.Sprintf("%s.%s, elements 0 and 1, at %s: two writers that %s; fixed: elements padded to %d bytes",
+		return fmt.Sprintf("%s.%s, elements 0 and 1, at %s: two writers that %s; fixed: the second %d bytes after the first",
 			e.Finding.Object, e.Finding.Member, at, e.Writer.Accesses[0].Op, e.Stride)
 	}
 	return fmt.Sprintf("%s.%s beside %s at %s: the writer %s, the reader %s; fixed: %s",

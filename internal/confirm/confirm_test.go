@@ -233,3 +233,30 @@ func TestPlanFixedMoved(t *testing.T) {
 		t.Errorf("Describe() = %q", e.Describe())
 	}
 }
+
+// TestPlanTableWholeLines checks a table whose elements are already a
+// whole 128-byte line each: they share a line only where the table
+// starts inside one (phase 8), and the fix must move the second element
+// past the first's last line at that phase, not keep the stride it has.
+func TestPlanTableWholeLines(t *testing.T) {
+	s := &layout.Struct{Name: "p.Shards", Source: layout.SourceGo, Arch: "amd64", Size: 512, Align: 8, Decl: "Shards", Fields: []layout.Field{
+		{Path: "shards", Name: "shards", Type: "[4][16]uint64", Offset: 0, Size: 512, Align: 8, Kind: layout.KindArray, Len: 4, Parent: -1},
+	}}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	f := &falsesharing.Finding{Rule: falsesharing.Rules[0], Object: "Shards", Member: "shards",
+		Users: []falsesharing.Side{{Op: "(*Shards).Inc", Does: "updates", Member: "an element of shards"}},
+		Holds: []falsesharing.Holding{{GOARCH: "amd64", Line: 64}, {GOARCH: "arm64", Line: 128}}}
+	e, err := Plan(f, &sharing.Object{Layout: s}, 64, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.From != costmodel.SameLine || e.To == costmodel.SameLine {
+		t.Errorf("at phase %d: %q → %q, want the fix to leave the line", e.Phase, e.From, e.To)
+	}
+	e1 := e.Fixed.Layout.Field("element1")
+	if got := (e.FixedPhase + e1.Offset) % 128; got != 0 {
+		t.Errorf("the fix's element 1 starts %d bytes into a 128-byte line, want 0", got)
+	}
+}

@@ -108,8 +108,10 @@ func (c *Calibration) Validate() error {
 			}
 		}
 		for _, r := range Relations {
-			if x := cv.Rates[r]; !(x.Reader > 0) || !(x.Writer > 0) {
-				return fmt.Errorf("curve %s/%s: no positive rates at %q", cv.Writer, cv.Reader, r)
+			// Operations per second a CPU can do: a rate outside
+			// makes predictions of no meaning (or infinite ones).
+			if x := cv.Rates[r]; !(x.Reader >= 1 && x.Reader <= 1e12) || !(x.Writer >= 1 && x.Writer <= 1e12) {
+				return fmt.Errorf("curve %s/%s: no rates between 1 and 10¹² per second at %q", cv.Writer, cv.Reader, r)
 			}
 		}
 	}

@@ -64,7 +64,8 @@ func TestLoadErrors(t *testing.T) {
 		{"sweep.json", `{"points": [], "far": {}}`, "line 0 is not a power of two"},
 		{"nocurves.json", `{"line": 64}`, "no curves"},
 		{"op.json", `{"line": 64, "curves": [{"writer_op": "xor", "reader_op": "read"}]}`, `"xor" is not an operation`},
-		{"rates.json", `{"line": 64, "curves": [{"writer_op": "add", "reader_op": "read", "rates": {"same line": {"reader": 1, "writer": 1}}}]}`, `no positive rates at "adjacent line"`},
+		{"rates.json", `{"line": 64, "curves": [{"writer_op": "add", "reader_op": "read", "rates": {"same line": {"reader": 1, "writer": 1}}}]}`, `no rates between 1 and 10¹² per second at "adjacent line"`},
+		{"tiny.json", `{"line": 64, "curves": [{"writer_op": "add", "reader_op": "read", "rates": {"same line": {"reader": 1e-320, "writer": 1}, "adjacent line": {"reader": 1, "writer": 1}, "apart": {"reader": 1e300, "writer": 1}}}]}`, "no rates between 1 and"},
 	} {
 		file := filepath.Join(dir, tc.name)
 		if err := os.WriteFile(file, []byte(tc.text), 0o644); err != nil {

@@ -65,6 +65,9 @@ func Measure(ctx context.Context, kinds []Kinds, o probe.Options) (*Calibration,
 		cv.P = family[i].P
 		cv.Interferes = family[i].Significant() && family[i].Delta <= -noiseFloor
 	}
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("the calibration measured nothing to predict from: %v", err)
+	}
 	return c, nil
 }
 

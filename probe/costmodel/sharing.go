@@ -27,7 +27,7 @@ type PairGain struct {
 // of a larger one that the probe emulates on the host's lines, where a
 // pair on one target line is a pair on one host line. A rate-limited
 // writer (a tick at 250/s) costs the reader in proportion to its writes,
-// each one a miss (Scaled); unthrottled prices every side as running as
+// each one a miss, and keeps its own rate (Scaled); unthrottled prices every side as running as
 // fast as it can, as the probe's -stress runs them.
 func (c *Calibration) Gains(o *sharing.Object, cs *sharing.Case, unthrottled bool) []PairGain {
 	var out []PairGain
@@ -45,7 +45,7 @@ func (c *Calibration) Gains(o *sharing.Object, cs *sharing.Case, unthrottled boo
 			} else {
 				g.Gain = ch
 				if !unthrottled {
-					g.Gain = c.Scaled(k, ch, w.Rate, other.Rate)
+					g.Gain = c.Scaled(k, ch, w, other)
 				}
 			}
 			out = append(out, g)
@@ -54,22 +54,25 @@ func (c *Calibration) Gains(o *sharing.Object, cs *sharing.Case, unthrottled boo
 	return out
 }
 
-// Scaled is a hot pair's change ch scaled to the sides' rates, per
-// second (access.Hot: as fast as they can): a writer that writes w times
-// a second makes at most w of the reader's operations miss, each costing
-// what a miss costs in the calibration, and a reader that reads r times
-// a second takes the line from the writer at most r times.
-func (c *Calibration) Scaled(k Kinds, ch Change, writerRate, readerRate float64) Change {
+// Scaled is a hot pair's change ch scaled to the sides' rates: a writer
+// that writes w times a second (over all its CPUs) makes at most w of
+// the reader's operations miss, each costing what a miss costs in the
+// calibration, and a reader that reads r times a second takes the line
+// from the writer at most r times. A side limited to a rate keeps its
+// rate whatever its operations cost: its change is none.
+func (c *Calibration) Scaled(k Kinds, ch Change, writer, reader *access.Path) Change {
 	cv := c.Curve(k)
 	if cv == nil {
 		return ch
 	}
 	apart := cv.Rates[Apart]
-	if writerRate != access.Hot {
-		ch.Reader *= min(1, writerRate/apart.Reader)
+	if writer.Rate != access.Hot {
+		ch.Reader *= min(1, writer.Weight(1)/apart.Reader)
+		ch.Writer = 0
 	}
-	if readerRate != access.Hot {
-		ch.Writer *= min(1, readerRate/apart.Writer)
+	if reader.Rate != access.Hot {
+		ch.Writer *= min(1, reader.Weight(1)/apart.Writer)
+		ch.Reader = 0
 	}
 	return ch
 }

@@ -27,18 +27,28 @@ func ChangeInterval(old, new []float64) (lo, hi float64, ok bool) {
 	}
 	slices.Sort(d)
 	k := criticalU(n, m, (1-Confidence)/2)
-	if k < 0 {
+	if k < 0 || k > len(d)/2 {
 		return 0, 0, false
 	}
 	return math.Exp(d[k]) - 1, math.Exp(d[len(d)-1-k]) - 1, true
 }
 
+// exactU is the largest n·m for which criticalU counts the exact
+// distribution: beyond it the counts outgrow float64's precision long
+// before its range, and the table the time a report may spend.
+const exactU = 2500
+
 // criticalU is the largest u with P(U ≤ u) ≤ tail for the Mann-Whitney
 // U of samples of n and m under the null hypothesis, -1 when even
-// P(U = 0) exceeds it: the number of subsets of n ranks of n+m by their
-// sum, counted as the coefficients of the Gaussian binomial.
+// P(U = 0) exceeds it: for small samples the number of subsets of n ranks
+// of n+m by their sum, counted as the coefficients of the Gaussian
+// binomial; for larger ones the normal approximation, with its
+// continuity correction.
 func criticalU(n, m int, tail float64) int {
 	maxU := n * m
+	if maxU > exactU {
+		return normalU(n, m, tail)
+	}
 	// ways[k][u]: subsets of k of the ranks seen so far whose U is u.
 	ways := make([][]float64, n+1)
 	for k := range ways {
@@ -70,4 +80,12 @@ func criticalU(n, m int, tail float64) int {
 		crit = u
 	}
 	return crit
+}
+
+// normalU is criticalU by the normal approximation of U.
+func normalU(n, m int, tail float64) int {
+	mean := float64(n*m) / 2
+	sd := math.Sqrt(float64(n*m) * float64(n+m+1) / 12)
+	z := -math.Sqrt2 * math.Erfinv(2*tail-1) // the upper tail's quantile
+	return max(int(math.Floor(mean-z*sd-0.5)), -1)
 }
