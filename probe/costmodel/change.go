@@ -33,8 +33,12 @@ func (c *Calibration) DiffChanges(r *diff.Result, line int64, unthrottled bool) 
 		if old == nil || new == nil {
 			continue
 		}
-		before, uo := c.factors(r.Old.Object, old, row.Path, unthrottled)
-		after, un := c.factors(r.New.Object, new, row.Path, unthrottled)
+		// A pair the change breaks gains what moving to where it
+		// lands in the new layout saves (the adjacent line of a pair
+		// saves less than far); a pair it makes costs what moving from
+		// where it lay in the old one does.
+		before, uo := c.factors(r.Old.Object, old, row.Path, unthrottled, func(w, o string) Relation { return c.pairRelation(r.New.Object, new, w, o) })
+		after, un := c.factors(r.New.Object, new, row.Path, unthrottled, func(w, o string) Relation { return c.pairRelation(r.Old.Object, old, w, o) })
 		ratio := 1.0
 		for k, f := range before {
 			if _, ok := after[k]; !ok {
@@ -59,12 +63,12 @@ func (c *Calibration) DiffChanges(r *diff.Result, line int64, unthrottled bool) 
 
 // factors are, for each path a path falsely shares a line with in a
 // case, keyed by its role and the other's name, how much faster the path
-// would run with the pair apart (one plus the gain); and the reasons of
-// pairs the calibration cannot predict.
-func (c *Calibration) factors(o *sharing.Object, cs *sharing.Case, path string, unthrottled bool) (map[string]float64, []string) {
+// would run with the pair where landing puts it (one plus the gain); and
+// the reasons of pairs the calibration cannot predict.
+func (c *Calibration) factors(o *sharing.Object, cs *sharing.Case, path string, unthrottled bool, landing func(writer, other string) Relation) (map[string]float64, []string) {
 	out := map[string]float64{}
 	var uncalibrated []string
-	for _, g := range c.Gains(o, cs, unthrottled) {
+	for _, g := range c.gains(o, cs, unthrottled, landing) {
 		var key string
 		var gain float64
 		switch path {

@@ -30,6 +30,12 @@ type PairGain struct {
 // each one a miss, and keeps its own rate (Scaled); unthrottled prices every side as running as
 // fast as it can, as the probe's -stress runs them.
 func (c *Calibration) Gains(o *sharing.Object, cs *sharing.Case, unthrottled bool) []PairGain {
+	return c.gains(o, cs, unthrottled, func(string, string) Relation { return Apart })
+}
+
+// gains are Gains with each pair moved to where landing says the
+// writer's words then lie from the other's.
+func (c *Calibration) gains(o *sharing.Object, cs *sharing.Case, unthrottled bool, landing func(writer, other string) Relation) []PairGain {
 	var out []PairGain
 	for _, ls := range cs.Lines {
 		for _, p := range ls.Pairs {
@@ -39,7 +45,7 @@ func (c *Calibration) Gains(o *sharing.Object, cs *sharing.Case, unthrottled boo
 			w, other := pathNamed(o, p.Writer), pathNamed(o, p.Other)
 			k := KindsOn(o, cs, ls.Index, w, other)
 			g := PairGain{Object: o.Layout.Name, Line: cs.Line, Phase: cs.Phase, LineIndex: ls.Index, Writer: p.Writer, Other: p.Other, Kinds: k.String()}
-			ch, err := c.Predict(k, SameLine, Apart)
+			ch, err := c.Predict(k, SameLine, landing(p.Writer, p.Other))
 			if err != nil {
 				g.Uncalibrated = err.Error()
 			} else {
@@ -112,6 +118,44 @@ func strongest(o *sharing.Object, cs *sharing.Case, index int64, p *access.Path,
 		}
 		if strength[op] > strength[best] {
 			best = op
+		}
+	}
+	return best
+}
+
+// pairRelation is where a writer's written words lie from another
+// path's words in a case, the nearest of any two: on the host's lines, or
+// on a larger line the probe emulates, where only one line in common
+// counts (each target line has a host line of its own). Apart when
+// either path is not in the object.
+func (c *Calibration) pairRelation(o *sharing.Object, cs *sharing.Case, writer, other string) Relation {
+	wi := slices.IndexFunc(o.Paths, func(p *access.Path) bool { return p.Name == writer })
+	oi := slices.IndexFunc(o.Paths, func(p *access.Path) bool { return p.Name == other })
+	if wi < 0 || oi < 0 {
+		return Apart
+	}
+	ws, err1 := access.Resolve(o.Paths[wi], o.Layout)
+	os, err2 := access.Resolve(o.Paths[oi], o.Layout)
+	if err1 != nil || err2 != nil {
+		return Apart
+	}
+	line := c.Line
+	if cs.Line != c.Line {
+		line = cs.Line
+	}
+	best := Apart
+	for _, w := range ws {
+		if !w.Op.Writes() && w.Op != access.SeqWrite {
+			continue
+		}
+		for _, t := range os {
+			r := RelationOfSpans(cs.Phase+w.Offset, cs.Phase+w.End, cs.Phase+t.Offset, cs.Phase+t.End, line)
+			if cs.Line != c.Line && r != SameLine {
+				r = Apart
+			}
+			if slices.Index(Relations, r) < slices.Index(Relations, best) {
+				best = r
+			}
 		}
 	}
 	return best

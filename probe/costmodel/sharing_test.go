@@ -66,8 +66,9 @@ func TestKindsOn(t *testing.T) {
 }
 
 // TestDiffChanges checks a comparison's prediction: the reader that
-// leaves a hot writer's line gains the calibration's gain, the writer
-// too; the reverse loses as much.
+// leaves a hot writer's line for the adjacent line of its 128-byte pair
+// gains what the calibration's adjacent line saves, not what far does,
+// the writer too; the reverse loses as much.
 func TestDiffChanges(t *testing.T) {
 	c := calibration()
 	paths := []string{"w cpus=1 add=a", "r cpus=1 read=b"}
@@ -81,15 +82,15 @@ func TestDiffChanges(t *testing.T) {
 	for _, pc := range c.DiffChanges(r, 64, false) {
 		got[pc.Path] = pc.Change
 	}
-	if got["r"] != 3 || got["w"] != 0.5 {
-		t.Errorf("Shared → Apart: %v, want r +300%%, w +50%%", got)
+	if got["r"] != 1 || got["w"] != 0.25 {
+		t.Errorf("Shared → Apart: %v, want r +100%%, w +25%% (the adjacent line)", got)
 	}
 	if r, err = diff.Compare(apart, shared, []int64{64}); err != nil {
 		t.Fatal(err)
 	}
 	for _, pc := range c.DiffChanges(r, 64, false) {
-		if pc.Path == "r" && pc.Change != -0.75 {
-			t.Errorf("Apart → Shared: r %+v, want -75%%", pc.Change)
+		if pc.Path == "r" && pc.Change != -0.5 {
+			t.Errorf("Apart → Shared: r %+v, want -50%%", pc.Change)
 		}
 	}
 }
