@@ -297,6 +297,12 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 	// to what each would take at the default settings.
 	kinds := r.falseKinds()
 	if oneCPU {
+		// Listed, each saying why it did not run.
+		for _, spec := range sc.Probes {
+			for _, emulated := range []bool{false, true} {
+				r.Probes = append(r.Probes, r.unplanned(spec, emulated, "it needs a second CPU, and one is usable"))
+			}
+		}
 		sc.Probes, kinds = nil, nil
 	}
 	plan := newPlan(sc, len(kinds), o.Budget-time.Since(start))
@@ -600,7 +606,7 @@ func (r *Report) modelled(di int, line int64, path string, unthrottled bool) (fl
 			at = &changes[i]
 		}
 	}
-	if at == nil || len(at.Uncalibrated) > 0 || !falseLinesDiffer(r.Diffs[di], line, at.Phase, path) {
+	if at == nil || len(at.Uncalibrated) > 0 || !falseLinesDiffer(r.Diffs[di], line, at.Phase, at.NewPhase, path) {
 		return 0, false
 	}
 	return at.Change, true
@@ -608,9 +614,9 @@ func (r *Report) modelled(di int, line int64, path string, unthrottled bool) (fl
 
 // falseLinesDiffer reports whether a diff's row of a path changes its
 // falsely shared lines: the change the cost model prices.
-func falseLinesDiffer(d render.DiffDocument, line, phase int64, path string) bool {
+func falseLinesDiffer(d render.DiffDocument, line, phase, newPhase int64, path string) bool {
 	for _, row := range d.Rows {
-		if row.Path == path && row.Line == line && row.Phase == phase {
+		if row.Path == path && row.Line == line && row.Phase == phase && row.NewPhase == newPhase {
 			return row.Old.FalseLines != row.New.FalseLines
 		}
 	}
