@@ -44,7 +44,7 @@ func WriteText(w io.Writer, cal *costmodel.Calibration, outs []Outcome, skipped 
 		switch {
 		case o.Measured:
 			verdict = fmt.Sprintf("measured: %s runs %+.1f%% with the fix (p=%.3f over %d %s, n=%d+%d)",
-				o.measuredSide(), 100*c.Delta, c.P, c.Tests, plural(c.Tests, "finding", "findings"), c.N1, c.N2)
+				o.measuredSide(), 100*c.Delta, c.P, c.Tests, textfmt.Plural(c.Tests, "finding", "findings"), c.N1, c.N2)
 		case c.Significant():
 			verdict = fmt.Sprintf("not confirmed: the fix makes the reader %+.1f%% (p=%.3f, n=%d+%d), slower, not faster", 100*c.Delta, c.P, c.N1, c.N2)
 		default:
@@ -109,13 +109,6 @@ func mde(m float64) string {
 		return "any change (too few rounds)"
 	}
 	return fmt.Sprintf("±%.0f%%", 100*m)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // JSONOutcome is one outcome as confirm -format json writes it: the

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/probe/stats"
 )
 
@@ -55,7 +56,7 @@ func (r *Report) conclude() {
 		}
 		var static []string
 		for _, s := range order {
-			static = append(static, s+" at "+joinAnd(byVerdict[s]))
+			static = append(static, s+" at "+textfmt.JoinWords(byVerdict[s]))
 		}
 		c.Static = strings.Join(static, ", ")
 		text := fmt.Sprintf("%s → %s: static %s", d.Old, d.New, c.Static)
@@ -165,14 +166,6 @@ func predictionGist(m *Comparison) string {
 		p = p[i+2:]
 	}
 	return p
-}
-
-// joinAnd joins words as prose: "a", "a and b", "a, b and c".
-func joinAnd(xs []string) string {
-	if len(xs) < 2 {
-		return strings.Join(xs, "")
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
 // Noisy reports whether a measurement found nothing and could not have

@@ -109,3 +109,19 @@ func Ranges(xs []int64) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// Plural is one or many, as n says.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// JoinWords joins words as prose: "a", "a and b", "a, b and c".
+func JoinWords(xs []string) string {
+	if len(xs) > 1 {
+		return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+	}
+	return strings.Join(xs, "")
+}

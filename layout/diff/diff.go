@@ -193,7 +193,7 @@ func Compare(old, new *sharing.ObjectAnalysis, lines []int64) (*Result, error) {
 	for _, line := range lines {
 		seen := map[[2]int64]bool{}
 		for _, phase := range unionPhases(old, new, line) {
-			oc, nc := caseAt(old, line, phase), caseAt(new, line, phase)
+			oc, nc := old.Case(line, phase), new.Case(line, phase)
 			// A phase reachable on one side only is compared with the
 			// other side's worst case at that line size, each case
 			// named by its own phase, and each pair of cases once.
@@ -249,15 +249,6 @@ func unionPhases(a, b *sharing.ObjectAnalysis, line int64) []int64 {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func caseAt(oa *sharing.ObjectAnalysis, line, phase int64) *sharing.Case {
-	for i := range oa.Cases {
-		if c := &oa.Cases[i]; c.Line == line && c.Phase == phase {
-			return c
-		}
-	}
-	return nil
 }
 
 func figures(c *sharing.Case, path int) Figures {
@@ -556,7 +547,7 @@ func touchesRange(ts []access.Touch, t access.Touch) (touches, writes bool) {
 // allTrue reports whether every pair involving the readers in the case
 // is true sharing.
 func allTrue(oa *sharing.ObjectAnalysis, line, phase int64, readers []string) bool {
-	c := caseAt(oa, line, phase)
+	c := oa.Case(line, phase)
 	if c == nil {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/falsesharing/concurrency"
 	"github.com/mglayout/mglayout/layout/placement"
@@ -198,7 +199,7 @@ func (c *checker) classifyExposed(f *finding) *Rule {
 func (f *finding) exposedMessage(line int64) string {
 	if p := f.previous; p != nil {
 		return fmt.Sprintf("the padding after %s leaves it on a line with the object before: %s of the allocator's %d-byte size class starts mid-line (%s), and the object before it, another %s there, has %s on %s's line; pad before %s too",
-			f.hot, article(f.tn.Name()), p.stride, f.whereText(), f.tn.Name(), joinWords(p.members), f.hot, f.hot)
+			f.hot, article(f.tn.Name()), p.stride, f.whereText(), f.tn.Name(), textfmt.JoinWords(p.members), f.hot, f.hot)
 	}
 	if f.rule == ShortPadding {
 		return fmt.Sprintf("the padding beside %s is sized for a smaller line: the neighbouring object or element shares %s's line (%s); pad for %d bytes or use golang.org/x/sys/cpu.CacheLinePad",

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
@@ -368,7 +369,7 @@ func (c *checker) reportFinding(f *finding) {
 			whys = append([]string{f.writer.String() + " while"}, strings.Join(whys, ", "))
 		}
 		d.Message = fmt.Sprintf("%s shares a line with %s (%s), and %s: false sharing; put them on separate lines",
-			f.hot, joinWords(with), f.whereText(), strings.Join(whys, " "))
+			f.hot, textfmt.JoinWords(with), f.whereText(), strings.Join(whys, " "))
 		d.SuggestedFixes = c.insertPadFix(f, s, line)
 	case f.rule == PhasePadding:
 		d.Pos = at(f.b)
@@ -391,14 +392,6 @@ func (c *checker) reportFinding(f *finding) {
 	data := f.data(f.rule)
 	data.Element, data.Stride = element, stride
 	c.report(d, data)
-}
-
-// joinWords joins names as prose: "a", "a and b", "a, b and c".
-func joinWords(xs []string) string {
-	if len(xs) > 1 {
-		return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
-	}
-	return strings.Join(xs, "")
 }
 
 func roundUp(n, a int64) int64 { return (n + a - 1) / a * a }

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/placement"
 )
@@ -189,7 +190,7 @@ func (c *checker) reportOversized(tn *types.TypeName, o *oversized, holds []Hold
 	d := analysis.Diagnostic{
 		Pos: last.Pos(), End: last.End(), Category: OversizedPadding.ID, URL: OversizedPadding.URL(),
 		Message: fmt.Sprintf("%s (on %s: %s): the padding after %s is %d bytes longer than it needs to be, lost in each one (%s, %s)",
-			what, joinWords(f.GOARCHes()), o.why, o.after, o.lost, OversizedPadding.ID, Declared),
+			what, textfmt.JoinWords(f.GOARCHes()), o.why, o.after, o.lost, OversizedPadding.ID, Declared),
 	}
 	if at, ok := last.Type.(*ast.ArrayType); ok {
 		if elt, ok := at.Elt.(*ast.Ident); ok && elt.Name == "byte" {

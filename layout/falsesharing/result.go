@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/mglayout/mglayout/internal/textfmt"
 )
 
 // Result is what the analyzer reports of a package, as data: each
@@ -65,7 +67,7 @@ func (h Holding) String() string { return linesOn(h.Line, []string{h.GOARCH}) }
 
 // linesOn names a line size on GOARCHes: "64 B lines on amd64 and arm64".
 func linesOn(line int64, archs []string) string {
-	return fmt.Sprintf("%d B lines on %s", line, joinWords(archs))
+	return fmt.Sprintf("%d B lines on %s", line, textfmt.JoinWords(archs))
 }
 
 // GOARCHes returns the GOARCHes at which the finding holds, each once,

@@ -41,7 +41,7 @@ func checkObject(b *strings.Builder, oa *sharing.ObjectAnalysis, lines []int64) 
 				phases = append(phases, fmt.Sprint(c.Phase))
 			}
 		}
-		for i, line := range textfmt.Wrap(fmt.Sprintf("%d B lines: %s %s (%s)", l, plural(len(phases), "phase", "phases"), strings.Join(phases, ", "), oa.PhaseReasons[l]), 76) {
+		for i, line := range textfmt.Wrap(fmt.Sprintf("%d B lines: %s %s (%s)", l, textfmt.Plural(len(phases), "phase", "phases"), strings.Join(phases, ", "), oa.PhaseReasons[l]), 76) {
 			fmt.Fprintf(b, "  %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 		}
 	}
@@ -101,7 +101,7 @@ func checkObject(b *strings.Builder, oa *sharing.ObjectAnalysis, lines []int64) 
 			for _, c := range group {
 				phases = append(phases, fmt.Sprint(c.Phase))
 			}
-			fmt.Fprintf(b, "\nsharing at %d B, %s %s:\n%s", l, plural(len(phases), "phase", "phases"), strings.Join(phases, ", "), body)
+			fmt.Fprintf(b, "\nsharing at %d B, %s %s:\n%s", l, textfmt.Plural(len(phases), "phase", "phases"), strings.Join(phases, ", "), body)
 			exposureReport(b, oa, group)
 			group = nil
 		}
@@ -125,7 +125,7 @@ func checkObject(b *strings.Builder, oa *sharing.ObjectAnalysis, lines []int64) 
 	var falseCases []string
 	for _, l := range lines {
 		if ps := falseAt[l]; len(ps) > 0 {
-			falseCases = append(falseCases, fmt.Sprintf("%d B (%s %s)", l, plural(len(ps), "phase", "phases"), strings.Join(ps, ", ")))
+			falseCases = append(falseCases, fmt.Sprintf("%d B (%s %s)", l, textfmt.Plural(len(ps), "phase", "phases"), strings.Join(ps, ", ")))
 		}
 	}
 	b.WriteString("\nverdict: ")
@@ -139,7 +139,7 @@ func checkObject(b *strings.Builder, oa *sharing.ObjectAnalysis, lines []int64) 
 			fmt.Fprintf(b, "  worst phase at %d B: %d (%d lines touched by all paths together", l, worst.Phase, worst.LinesTouched())
 			if fw := worst.FalseWeight(); fw > 0 {
 				n := len(worst.FalsePairs())
-				fmt.Fprintf(b, ", %d false-sharing %s", n, plural(n, "pair", "pairs"))
+				fmt.Fprintf(b, ", %d false-sharing %s", n, textfmt.Plural(n, "pair", "pairs"))
 			}
 			b.WriteString(")\n")
 		}
@@ -165,7 +165,7 @@ func acrossObjects(b *strings.Builder, a *sharing.Analysis) {
 				}
 			}
 			if len(phases) > 0 {
-				exposed = append(exposed, fmt.Sprintf("%s at %s %s", oa.Object.Layout.Name, plural(len(phases), "phase", "phases"), strings.Join(phases, ", ")))
+				exposed = append(exposed, fmt.Sprintf("%s at %s %s", oa.Object.Layout.Name, textfmt.Plural(len(phases), "phase", "phases"), strings.Join(phases, ", ")))
 			}
 		}
 		text := fmt.Sprintf("%d B: separate objects meet on a line only as neighbours, and ", l)
@@ -301,7 +301,7 @@ func exposureReport(b *strings.Builder, oa *sharing.ObjectAnalysis, cases []*sha
 	}
 	text := who + " share " + strings.Join(perPhase, "; ") + "."
 	if len(writers) > 0 {
-		text += fmt.Sprintf(" %s %s those lines: false sharing for whatever lives there.", compactMembers(writers), plural(len(writers), "dirties", "dirty"))
+		text += fmt.Sprintf(" %s %s those lines: false sharing for whatever lives there.", compactMembers(writers), textfmt.Plural(len(writers), "dirties", "dirty"))
 	}
 	if len(readers) > 0 {
 		text += fmt.Sprintf(" A neighbour's writes evict them from %s.", strings.Join(readers, ", "))
@@ -325,7 +325,7 @@ func neighboursOnLine(s *layout.Struct, c *sharing.Case, index int64) string {
 	var names []string
 	for _, n := range s.Neighbours {
 		if n.Offset < hi && lo < n.Offset+n.Size {
-			names = append(names, fmt.Sprintf("%s %+d (%d %s)", n.Name, n.Offset, n.Size, plural(int(n.Size), "byte", "bytes")))
+			names = append(names, fmt.Sprintf("%s %+d (%d %s)", n.Name, n.Offset, n.Size, textfmt.Plural(int(n.Size), "byte", "bytes")))
 		}
 	}
 	if len(names) == 0 {
@@ -379,7 +379,7 @@ func lineReport(b *strings.Builder, oa *sharing.ObjectAnalysis, ls *sharing.Line
 			}
 		}
 		if len(falses) > 0 {
-			for i, line := range textfmt.Wrap("FALSE sharing with "+strings.Join(falses, "; ")+", which "+plural(len(falses), "touches", "touch")+" nothing "+w+" writes here", 70) {
+			for i, line := range textfmt.Wrap("FALSE sharing with "+strings.Join(falses, "; ")+", which "+textfmt.Plural(len(falses), "touches", "touch")+" nothing "+w+" writes here", 70) {
 				fmt.Fprintf(b, "    %s%s\n", strings.Repeat("  ", min(i, 1)), line)
 			}
 		}
@@ -436,7 +436,7 @@ func pathNamed(paths []*access.Path, name string) *access.Path {
 func cpusRate(p *access.Path) string {
 	cpus := "all CPUs"
 	if p.CPUs != access.AllCPUs {
-		cpus = fmt.Sprintf("%d %s", p.CPUs, plural(p.CPUs, "CPU", "CPUs"))
+		cpus = fmt.Sprintf("%d %s", p.CPUs, textfmt.Plural(p.CPUs, "CPU", "CPUs"))
 	}
 	return cpus + ", " + p.RateString()
 }

@@ -320,7 +320,7 @@ func describeWhy(e *diff.Explanation) []string {
 		if len(pc.Same) > 0 {
 			what := "as many lines and 128-byte blocks as before"
 			if pc.Identical {
-				what = plural(len(pc.Lines), "line ", "lines ") + textfmt.Ranges(pc.Lines) + " either way"
+				what = textfmt.Plural(len(pc.Lines), "line ", "lines ") + textfmt.Ranges(pc.Lines) + " either way"
 			}
 			say(fmt.Sprintf("At %s nothing changes for %s: it touches %s.", casesText(pc.Same), pc.Path, what))
 		}
@@ -347,7 +347,7 @@ func figuresCell(f diff.Figures, line int64) string {
 }
 
 func countLines(n int) string {
-	return fmt.Sprintf("%d %s", n, plural(n, "line", "lines"))
+	return fmt.Sprintf("%d %s", n, textfmt.Plural(n, "line", "lines"))
 }
 
 // gateLine words a path's change in the gate's terms: "tick (the tick

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mglayout/mglayout/internal/textfmt"
 	"github.com/mglayout/mglayout/layout"
 	"github.com/mglayout/mglayout/layout/sharing"
 )
@@ -107,11 +108,11 @@ func markdownStruct(b *strings.Builder, obj *sharing.Object, o Options) {
 	}
 	holeText := "no holes"
 	if len(direct) > 0 {
-		holeText = fmt.Sprintf("%d %s (%d bytes)", len(direct), plural(len(direct), "hole", "holes"), hs)
+		holeText = fmt.Sprintf("%d %s (%d bytes)", len(direct), textfmt.Plural(len(direct), "hole", "holes"), hs)
 	}
 	tail := s.TailPadding(-1)
 	fmt.Fprintf(b, "\nSize %d bytes, aligned to %d; lines: %s; %s, %d %s of tail padding. Phases: %s.\n",
-		s.Size, s.Align, strings.Join(counts, ", "), holeText, tail, plural(int(tail), "byte", "bytes"), phaseSummary(objectPhases(obj), o.Lines))
+		s.Size, s.Align, strings.Join(counts, ", "), holeText, tail, textfmt.Plural(int(tail), "byte", "bytes"), phaseSummary(objectPhases(obj), o.Lines))
 	if s.Placed {
 		fmt.Fprintf(b, "\nAt `%#x` (the symbol table).", s.Address)
 		if n := neighboursText(s, o.Lines); n != "" {
@@ -119,11 +120,4 @@ func markdownStruct(b *strings.Builder, obj *sharing.Object, o Options) {
 		}
 		b.WriteString("\n")
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -303,6 +303,17 @@ func leafMembers(s *layout.Struct, r span) []string {
 	return out
 }
 
+// Case returns the case of a line size and phase, nil when the object
+// cannot start there.
+func (oa *ObjectAnalysis) Case(line, phase int64) *Case {
+	for i := range oa.Cases {
+		if c := &oa.Cases[i]; c.Line == line && c.Phase == phase {
+			return c
+		}
+	}
+	return nil
+}
+
 // Worst returns, among the cases of one line size, the one whose false
 // sharing weighs most, then whose paths touch the most lines.
 func (oa *ObjectAnalysis) Worst(line int64) *Case {

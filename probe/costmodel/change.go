@@ -29,7 +29,7 @@ func (c *Calibration) DiffChanges(r *diff.Result, line int64, unthrottled bool) 
 		if row.Line != line {
 			continue
 		}
-		old, new := caseAt(r.Old, row.Line, row.Phase), caseAt(r.New, row.Line, row.NewPhase)
+		old, new := r.Old.Case(row.Line, row.Phase), r.New.Case(row.Line, row.NewPhase)
 		if old == nil || new == nil {
 			continue
 		}
@@ -111,12 +111,4 @@ func FalseKinds(rs []*diff.Result, line int64) []Kinds {
 		}
 	}
 	return out
-}
-
-func caseAt(oa *sharing.ObjectAnalysis, line, phase int64) *sharing.Case {
-	i := slices.IndexFunc(oa.Cases, func(c sharing.Case) bool { return c.Line == line && c.Phase == phase })
-	if i < 0 {
-		return nil
-	}
-	return &oa.Cases[i]
 }

@@ -121,7 +121,7 @@ func (c *Calibration) changesSection(file string, changes []PathChange, name fun
 		s.items = append(s.items, fmt.Sprintf("%s at %d B %s: %s", name(g.Path), g.Line, g.phases, changeWords(g.PathChange)))
 	}
 	if quiet > 0 {
-		s.items = append(s.items, fmt.Sprintf("%d more %s: no change of %.1f%% or more", quiet, plural(quiet, "row", "rows"), 100*noChange))
+		s.items = append(s.items, fmt.Sprintf("%d more %s: no change of %.1f%% or more", quiet, textfmt.Plural(quiet, "row", "rows"), 100*noChange))
 	}
 	return s
 }
@@ -165,7 +165,7 @@ func groupChanges(changes []PathChange) ([]*changeGroup, int) {
 		groups[i].list = append(groups[i].list, phase)
 	}
 	for _, g := range groups {
-		g.phases = plural(len(g.list), "phase ", "phases ") + strings.Join(g.list, ", ")
+		g.phases = textfmt.Plural(len(g.list), "phase ", "phases ") + strings.Join(g.list, ", ")
 	}
 	return groups, quiet
 }
@@ -183,10 +183,3 @@ func changeWords(pc PathChange) string {
 }
 
 func percent(x float64) string { return fmt.Sprintf("%+.1f%%", 100*x) }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

@@ -113,7 +113,7 @@ func Probe(w io.Writer, r *probe.Result, predicted probe.Predictions) error {
 		if c := r.Find(variants[0], p.Name, false); c != nil {
 			n = c.CPUs
 		}
-		fmt.Fprintf(&b, "\n%s (measured on %d %s beside the writers, unthrottled)\n", p.Name, n, plural(n, "CPU", "CPUs"))
+		fmt.Fprintf(&b, "\n%s (measured on %d %s beside the writers, unthrottled)\n", p.Name, n, textfmt.Plural(n, "CPU", "CPUs"))
 		rows := [][]string{{"variant", "with writers ops/s", "alone ops/s", "with writers vs alone", "predicted"}}
 		for _, v := range variants {
 			with, alone := r.Find(v, p.Name, false), r.Find(v, p.Name, true)
@@ -131,7 +131,7 @@ func Probe(w io.Writer, r *probe.Result, predicted probe.Predictions) error {
 			}
 			pred := ""
 			if pr := predicted.Of(v, p.Name); pr != nil {
-				pred = fmt.Sprintf("%d %s; %s", pr.Lines, plural(pr.Lines, "line", "lines"), sharedText(pr))
+				pred = fmt.Sprintf("%d %s; %s", pr.Lines, textfmt.Plural(pr.Lines, "line", "lines"), sharedText(pr))
 				switch pr.Disagreement(c) {
 				case probe.SlowerUnshared:
 					pred += " [DISAGREES: slower beside the writers though no line is shared]"
@@ -164,11 +164,4 @@ func sharedText(p *probe.Prediction) string {
 		return "shares no line with a writer"
 	}
 	return strings.Join(p.Shared, "; ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
