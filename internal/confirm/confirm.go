@@ -42,7 +42,6 @@ type Experiment struct {
 	// larger one the finding holds at, emulated (Emulated) on the host's
 	// HostLine-byte lines.
 	Line, HostLine int64
-	Emulated       bool
 	// Phase is the phase both layouts run at, -1 where the fixed layout
 	// cannot start at the as-is one's and each runs at its first
 	// reachable phase; AsIsPhase and FixedPhase are the phases that gives.
@@ -57,6 +56,10 @@ type Experiment struct {
 	// start at Phase, and is replayed there all the same.
 	FixedMoved bool
 }
+
+// Emulated reports whether the experiment replays a larger line than the
+// host's, under the probe's emulation.
+func (e *Experiment) Emulated() bool { return e.Line != e.HostLine }
 
 // Kinds are the operation kinds of the experiment's two sides.
 func (e *Experiment) Kinds() costmodel.Kinds {
@@ -127,7 +130,6 @@ func Plan(f *falsesharing.Finding, obj *sharing.Object, hostLine int64, emulate 
 		phases, _ := asIs.Phases(hostLine)
 		e.Phase = phases[0]
 	}
-	e.Emulated = e.Line != hostLine
 	// The fix is the padding for every line size the finding holds at,
 	// and this host's.
 	r, err := suggest.Suggest(asIs, suggest.Options{Lines: lines})
@@ -255,23 +257,11 @@ func joinLines(lines []int64) string {
 }
 
 // relation is where the writer's member lies from the reader's in one of
-// the experiment's layouts, on the host's lines, the nearest of any of
-// their words: natively as the object starts phase bytes into a line,
-// at the start of a page; emulated, as the probe packs each target
-// line's words into a host line of its own, two host lines from the
-// next.
+// the experiment's layouts as the probe places it, the object starting
+// phase bytes into a line at the start of a page (RelationOnLines).
 func (e *Experiment) relation(o *sharing.Object, phase int64) costmodel.Relation {
 	w, r := span(o, e.Writer.Name), span(o, e.Reader.Name)
-	between := func(line int64) costmodel.Relation {
-		return costmodel.RelationOfSpans(phase+w.Offset, phase+w.End, phase+r.Offset, phase+r.End, line)
-	}
-	if !e.Emulated {
-		return between(e.HostLine)
-	}
-	if between(e.Line) == costmodel.SameLine {
-		return costmodel.SameLine
-	}
-	return costmodel.Apart
+	return costmodel.RelationOnLines(phase+w.Offset, phase+w.End, phase+r.Offset, phase+r.End, e.Line, e.HostLine)
 }
 
 // span is the bytes that one side of an object, by name, touches.
@@ -340,7 +330,7 @@ func Run(ctx context.Context, exps []*Experiment, o probe.Options, cal *costmode
 	for _, e := range exps {
 		opt := o
 		opt.Line, opt.HostLine, opt.Phase, opt.Emulate = e.Line, e.HostLine, e.Phase, 0
-		if e.Emulated {
+		if e.Emulated() {
 			if err := opt.EmulateLine(e.Line, 0); err != nil {
 				return out, err
 			}
@@ -394,7 +384,7 @@ func (e *Experiment) Describe() string {
 	if e.Phase < 0 {
 		at = fmt.Sprintf("%d B phases %d and %d", e.Line, e.AsIsPhase, e.FixedPhase)
 	}
-	if e.Emulated {
+	if e.Emulated() {
 		at += fmt.Sprintf(" (emulated on %d-byte lines)", e.HostLine)
 	}
 	if e.FixedMoved {

@@ -50,8 +50,8 @@ func TestPlan(t *testing.T) {
 	if got := e.Writer.String() + "; " + e.Reader.String(); got != "writer cpus=1 rate=hot add=requests; reader cpus=1 rate=hot read=limit" {
 		t.Errorf("paths %q", got)
 	}
-	if e.Emulated || e.Line != 64 || e.Phase != 0 {
-		t.Errorf("emulated %v at %d B phase %d, want 64-byte lines natively at phase 0", e.Emulated, e.Line, e.Phase)
+	if e.Emulated() || e.Line != 64 || e.Phase != 0 {
+		t.Errorf("emulated %v at %d B phase %d, want 64-byte lines natively at phase 0", e.Emulated(), e.Line, e.Phase)
 	}
 	fr, fl := e.Fixed.Layout.Field("requests"), e.Fixed.Layout.Field("limit")
 	if fl.Offset-fr.End() < 56 {
@@ -128,8 +128,8 @@ func TestPlanEmulated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Emulated || e.Line != 128 || e.HostLine != 64 {
-		t.Errorf("emulated %v at %d B on %d B; want 128-byte lines emulated on 64", e.Emulated, e.Line, e.HostLine)
+	if !e.Emulated() || e.Line != 128 || e.HostLine != 64 {
+		t.Errorf("emulated %v at %d B on %d B; want 128-byte lines emulated on 64", e.Emulated(), e.Line, e.HostLine)
 	}
 	if e.From != costmodel.SameLine || e.To != costmodel.Apart {
 		t.Errorf("relations %q → %q, want same line → apart", e.From, e.To)
@@ -149,8 +149,8 @@ func TestPlanNative(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Emulated || e.Line != 64 || e.Phase != 0 {
-		t.Errorf("emulated %v at %d B phase %d; want this host's 64-byte lines at phase 0", e.Emulated, e.Line, e.Phase)
+	if e.Emulated() || e.Line != 64 || e.Phase != 0 {
+		t.Errorf("emulated %v at %d B phase %d; want this host's 64-byte lines at phase 0", e.Emulated(), e.Line, e.Phase)
 	}
 	if e.From != costmodel.AdjacentLine || e.To != costmodel.Apart {
 		t.Errorf("relations %q → %q, want adjacent line → apart", e.From, e.To)

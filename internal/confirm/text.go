@@ -168,7 +168,7 @@ func WriteJSON(w io.Writer, cal *costmodel.Calibration, outs []Outcome, skipped 
 	for _, o := range outs {
 		c := o.Comparison
 		j := JSONOutcome{Where: o.Where, Finding: o.Finding, Replayed: o.Describe(),
-			Line: o.Line, HostLine: o.HostLine, Emulated: o.Emulated, Phase: o.Phase, AsIsPhase: o.AsIsPhase, FixedPhase: o.FixedPhase,
+			Line: o.Line, HostLine: o.HostLine, Emulated: o.Emulated(), Phase: o.Phase, AsIsPhase: o.AsIsPhase, FixedPhase: o.FixedPhase,
 			Kinds: o.Kinds().String(), From: o.From, To: o.To, Uncalibrated: o.Uncalibrated, Result: o.Result(), Delta: c.Delta, P: c.P, RawP: c.RawP, Tests: c.Tests,
 			N: [2]int{c.N1, c.N2}, MDE: finiteMDE(c.MDE), Interrupted: o.Interrupted}
 		if p := o.Prediction; p != nil {

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -101,14 +100,7 @@ func speaksBefore(a, b *Comparison) bool {
 	if a.Significant {
 		return a.P < b.P
 	}
-	return mdeOf(a) < mdeOf(b)
-}
-
-func mdeOf(c *Comparison) float64 {
-	if c.MDE == nil {
-		return math.Inf(1)
-	}
-	return *c.MDE
+	return a.mde() < b.mde()
 }
 
 // outcome names what a measurement says of its change.
@@ -130,7 +122,7 @@ func outcome(m *Comparison) string {
 func measuredWords(m *Comparison, outcome string) string {
 	var s string
 	if outcome == "too noisy to tell" {
-		s = fmt.Sprintf("too noisy to tell (could not have seen less than %s), n=%d, p=%.3f", stats.MDEPercent(mdeOf(m)), m.N, m.P)
+		s = fmt.Sprintf("too noisy to tell (could not have seen less than %s), n=%d, p=%.3f", stats.MDEPercent(m.mde()), m.N, m.P)
 	} else {
 		s = fmt.Sprintf("%+.1f%%", 100*m.Delta)
 		if m.Interval != nil {
@@ -142,7 +134,7 @@ func measuredWords(m *Comparison, outcome string) string {
 		}
 		s += ": " + outcome
 		if !m.Significant {
-			s += "; could not have seen less than " + stats.MDEPercent(mdeOf(m))
+			s += "; could not have seen less than " + stats.MDEPercent(m.mde())
 		}
 	}
 	switch {
@@ -170,7 +162,7 @@ func predictionGist(m *Comparison) string {
 
 // Noisy reports whether a measurement found nothing and could not have
 // seen a change of half the rate: its figure means nothing.
-func (c Comparison) Noisy() bool { return !c.Significant && mdeOf(&c) > tooNoisy }
+func (c Comparison) Noisy() bool { return !c.Significant && c.mde() > tooNoisy }
 
 // Shown is a measured change as every format shows it: the change, "~"
 // for none significant, or "too noisy to tell".

@@ -202,11 +202,7 @@ func (c Comparison) Evidence() string {
 		s += fmt.Sprintf(", Holm over %d tests", c.Tests)
 	}
 	if !c.Significant {
-		mde := math.Inf(1)
-		if c.MDE != nil {
-			mde = *c.MDE
-		}
-		s += "; " + stats.MDEText(mde)
+		s += "; " + stats.MDEText(c.mde())
 	}
 	return s
 }
@@ -570,13 +566,17 @@ func (r *Report) Judge() {
 				if p.Line != line {
 					continue
 				}
+				var changes []costmodel.PathChange // the cost model's, once per probe
 				for _, c := range p.Comparisons {
 					if c.Old == d.Old && c.New == d.New {
+						if changes == nil && r.Calibration != nil {
+							changes = r.Calibration.DiffChanges(r.diffs[di], line, p.Stress)
+						}
 						c.Probe = p.Title + ", " + p.Mode
 						var measurable bool
 						c.Predicted, measurable = prediction(d, line, c.Path, p.Stress)
 						c.Disagrees = disagrees(c, measurable)
-						if change, ok := r.modelled(di, line, c.Path, p.Stress); ok {
+						if change, ok := modelled(changes, d, line, c.Path); ok {
 							c.PredictedChange = &change
 							c.Predicted += fmt.Sprintf("; the cost model: %+.1f%%", 100*change)
 							c.Disagrees = !costmodel.Agrees(change, c.stats())
@@ -591,22 +591,17 @@ func (r *Report) Judge() {
 	r.conclude()
 }
 
-// modelled is the cost model's prediction of a path's change between
-// the two layouts of a diff at a line size, at the first phase (where the
-// probe places the objects), where the change is one of false sharing
-// and the calibration prices it.
-func (r *Report) modelled(di int, line int64, path string, unthrottled bool) (float64, bool) {
-	if r.Calibration == nil {
-		return 0, false
-	}
+// modelled is, of the cost model's changes of a diff at a line size, the
+// path's at the first phase (where the probe places the objects), where
+// the change is one of false sharing and the calibration prices it.
+func modelled(changes []costmodel.PathChange, d render.DiffDocument, line int64, path string) (float64, bool) {
 	var at *costmodel.PathChange
-	changes := r.Calibration.DiffChanges(r.diffs[di], line, unthrottled)
 	for i, pc := range changes {
 		if pc.Path == path && (at == nil || pc.Phase < at.Phase) {
 			at = &changes[i]
 		}
 	}
-	if at == nil || len(at.Uncalibrated) > 0 || !falseLinesDiffer(r.Diffs[di], line, at.Phase, at.NewPhase, path) {
+	if at == nil || len(at.Uncalibrated) > 0 || !falseLinesDiffer(d, line, at.Phase, at.NewPhase, path) {
 		return 0, false
 	}
 	return at.Change, true
@@ -626,11 +621,16 @@ func falseLinesDiffer(d render.DiffDocument, line, phase, newPhase int64, path s
 // stats is the comparison as the statistics package has it, for the
 // cost model's test of agreement.
 func (c Comparison) stats() stats.Comparison {
-	mde := math.Inf(1)
-	if c.MDE != nil {
-		mde = *c.MDE
+	return stats.Comparison{Delta: c.Delta, MDE: c.mde()}
+}
+
+// mde is the smallest change the comparison could have seen, +Inf where
+// its samples were too few for any (JSON's null).
+func (c Comparison) mde() float64 {
+	if c.MDE == nil {
+		return math.Inf(1)
 	}
-	return stats.Comparison{Delta: c.Delta, MDE: mde}
+	return *c.MDE
 }
 
 // prediction is what the static diff says a probe of the two layouts

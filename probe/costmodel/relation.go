@@ -44,6 +44,22 @@ func RelationOfSpans(a, aEnd, b, bEnd, line int64) Relation {
 	return Apart
 }
 
+// RelationOnLines is where two spans lie from each other in a case of
+// line size line on a host of hostLine-byte lines: natively the nearest
+// relation of their bytes; under the probe's emulation of a larger line,
+// on one line exactly when they share a target line (the probe packs
+// each target line's words into a host line of its own, two host lines
+// from the next), else apart.
+func RelationOnLines(a, aEnd, b, bEnd, line, hostLine int64) Relation {
+	if line == hostLine {
+		return RelationOfSpans(a, aEnd, b, bEnd, hostLine)
+	}
+	if RelationOfSpans(a, aEnd, b, bEnd, line) == SameLine {
+		return SameLine
+	}
+	return Apart
+}
+
 // distance is the offset of the reader's word from the writer's, at the
 // start of a page, that the calibration gives each relation: the far one
 // beyond any prefetcher's reach, as the sweep's control.

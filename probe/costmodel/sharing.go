@@ -124,10 +124,8 @@ func strongest(o *sharing.Object, cs *sharing.Case, index int64, p *access.Path,
 }
 
 // pairRelation is where a writer's written words lie from another
-// path's words in a case, the nearest of any two: on the host's lines, or
-// on a larger line the probe emulates, where only one line in common
-// counts (each target line has a host line of its own). Apart when
-// either path is not in the object.
+// path's words in a case, the nearest of any two (RelationOnLines);
+// apart when either path is not in the object.
 func (c *Calibration) pairRelation(o *sharing.Object, cs *sharing.Case, writer, other string) Relation {
 	wi := slices.IndexFunc(o.Paths, func(p *access.Path) bool { return p.Name == writer })
 	oi := slices.IndexFunc(o.Paths, func(p *access.Path) bool { return p.Name == other })
@@ -139,20 +137,13 @@ func (c *Calibration) pairRelation(o *sharing.Object, cs *sharing.Case, writer, 
 	if err1 != nil || err2 != nil {
 		return Apart
 	}
-	line := c.Line
-	if cs.Line != c.Line {
-		line = cs.Line
-	}
 	best := Apart
 	for _, w := range ws {
-		if !w.Op.Writes() && w.Op != access.SeqWrite {
+		if !w.Op.Writes() {
 			continue
 		}
 		for _, t := range os {
-			r := RelationOfSpans(cs.Phase+w.Offset, cs.Phase+w.End, cs.Phase+t.Offset, cs.Phase+t.End, line)
-			if cs.Line != c.Line && r != SameLine {
-				r = Apart
-			}
+			r := RelationOnLines(cs.Phase+w.Offset, cs.Phase+w.End, cs.Phase+t.Offset, cs.Phase+t.End, cs.Line, c.Line)
 			if slices.Index(Relations, r) < slices.Index(Relations, best) {
 				best = r
 			}
