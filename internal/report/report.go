@@ -296,7 +296,7 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 		// Listed, each saying why it did not run.
 		for _, spec := range sc.Probes {
 			for _, emulated := range []bool{false, true} {
-				r.Probes = append(r.Probes, r.unplanned(spec, emulated, "it needs a second CPU, and one is usable"))
+				r.Probes = append(r.Probes, r.newProbe(spec, emulated, "it needs a second CPU, and one is usable"))
 			}
 		}
 		sc.Probes, kinds = nil, nil
@@ -353,7 +353,7 @@ func Run(ctx context.Context, sc Scenario, o Options) (*Report, error) {
 	for i, spec := range sc.Probes {
 		for _, emulated := range []bool{false, true} {
 			if plan.dropped[i] {
-				r.Probes = append(r.Probes, r.unplanned(spec, emulated, plan.droppedWhy()))
+				r.Probes = append(r.Probes, r.newProbe(spec, emulated, plan.droppedWhy()))
 				continue
 			}
 			p, interrupted, err := r.runProbe(ctx, spec, emulated, plan, o.CPUs, progress)
@@ -470,8 +470,9 @@ func (r *Report) falseKinds() []costmodel.Kinds {
 	return out
 }
 
-// unplanned is a probe the budget could not fit, with why.
-func (r *Report) unplanned(spec ProbeSpec, emulated bool, why string) *Probe {
+// newProbe is the record of one experiment, natively or emulated,
+// before it runs; why, where it is not run.
+func (r *Report) newProbe(spec ProbeSpec, emulated bool, why string) *Probe {
 	p := &Probe{Title: spec.Title, Mode: "native", Line: r.Host.Line, HostLine: r.Host.Line, Stress: spec.Stress, Cases: []ProbeCase{}, Comparisons: []Comparison{}, Predicted: []PredictedRow{}, Skipped: why}
 	if emulated {
 		p.Mode, p.Line = "emulated", otherLine(r.Host.Line)
@@ -485,16 +486,11 @@ func (r *Report) unplanned(spec ProbeSpec, emulated bool, why string) *Probe {
 // runProbe runs one experiment natively or emulated.
 func (r *Report) runProbe(ctx context.Context, spec ProbeSpec, emulated bool, plan *plan, cpus []int, progress func(string) func(probe.Progress)) (*Probe, bool, error) {
 	native := r.Host.Line
-	p := &Probe{Title: spec.Title, Mode: "native", Line: native, HostLine: native, Stress: spec.Stress, Cases: []ProbeCase{}, Comparisons: []Comparison{}, Predicted: []PredictedRow{}}
+	p := r.newProbe(spec, emulated, "")
 	o := probe.Options{Line: native, Phase: -1, Duration: plan.probe, Count: plan.count, CPUs: cpus, Stress: spec.Stress,
 		Paths: spec.Paths, Writers: spec.Writers, HostLine: native}
 	if emulated {
-		target := otherLine(native)
-		p.Mode, p.Line = "emulated", target
-		o.Line, o.Emulate, o.Spacing = target, target, 2*native
-	}
-	for _, v := range spec.Variants {
-		p.Variants = append(p.Variants, v.Name)
+		o.Line, o.Emulate, o.Spacing = p.Line, p.Line, 2*native
 	}
 	p.Predicted = Predict(spec.Variants, o)
 	res, err := probe.Run(ctx, spec.Variants, withProgress(o, progress(spec.Title+", "+p.Mode)))
